@@ -1,0 +1,7 @@
+/**
+ * Cryptographic building blocks: the password KDF, the AEAD, key derivation and keyed hashing.
+ *
+ * <p>Everything here works on byte arrays and knows nothing about blobs, packs or snapshots. It
+ * depends only on the JDK and, for the memory-hard KDF the JDK lacks, BouncyCastle.
+ */
+package dev.stele.crypto;

@@ -1,0 +1,199 @@
+package dev.stele.repo;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Stores new chunks: seals them, gathers them into packs of about the repository's pack size (data
+ * and trees in separate packs, so that reading trees touches few packs), uploads full packs in the
+ * background, and on {@link #flush} writes one index blob naming every pack it uploaded. Until that
+ * index blob exists, nothing this writer stored is visible to anyone else; a crash leaves only
+ * unreferenced packs for maintenance to collect.
+ *
+ * <p>Concurrency: {@link #claim} and {@link #put} may be called by any number of threads (sealing
+ * runs in the caller's thread). {@link #flush} and {@link #close} must not race with {@code put}.
+ * Uploads run on threads this writer owns; {@link #close} stops them.
+ */
+public final class ChunkWriter implements Closeable {
+  private final Repository repo;
+  private final ChunkCodec codec;
+  private final int packSize;
+  private final Set<Id> claimed = ConcurrentHashMap.newKeySet();
+  private final ExecutorService uploads;
+  private final Semaphore uploadSlots;
+  private final List<Future<?>> pending = new ArrayList<>();
+  private final Map<String, List<PackEntry>> written = new LinkedHashMap<>();
+  private final AtomicReference<IOException> failure = new AtomicReference<>();
+  private final AtomicLong bytesStored = new AtomicLong();
+  private final AtomicLong chunksStored = new AtomicLong();
+  private final AtomicLong bytesNew = new AtomicLong();
+  private final Pack.Builder[] current = new Pack.Builder[ChunkType.values().length];
+
+  ChunkWriter(Repository repo, ChunkCodec codec, int packSize, int parallelUploads) {
+    this.repo = repo;
+    this.codec = codec;
+    this.packSize = packSize;
+    this.uploadSlots = new Semaphore(parallelUploads);
+    AtomicInteger n = new AtomicInteger();
+    this.uploads =
+        Executors.newFixedThreadPool(
+            parallelUploads,
+            r -> {
+              Thread t = new Thread(r, "stele-pack-upload-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  /**
+   * Returns true if the caller must {@link #put} {@code id}: the repository has no live copy and no
+   * other caller of this writer claimed it first.
+   */
+  public boolean claim(Id id) {
+    return !repo.index().hasLive(id) && claimed.add(id);
+  }
+
+  /** Seals and stores a chunk the caller claimed. */
+  public void put(Id id, ChunkType type, byte[] data, int off, int len) throws IOException {
+    rethrow();
+    byte[] sealed = codec.seal(id, type, data, off, len);
+    Pack.Builder full = null;
+    synchronized (this) {
+      int slot = type.ordinal();
+      if (current[slot] == null) {
+        current[slot] =
+            new Pack.Builder(type == ChunkType.DATA ? packSize + packSize / 8 : 1 << 20);
+      }
+      current[slot].add(id, type, sealed, len);
+      if (current[slot].size() >= packSize) {
+        full = current[slot];
+        current[slot] = null;
+      }
+    }
+    chunksStored.incrementAndGet();
+    bytesNew.addAndGet(len);
+    bytesStored.addAndGet(sealed.length);
+    if (full != null) {
+      upload(full);
+    }
+  }
+
+  /** Convenience: claims and stores {@code data} if new; returns its id either way. */
+  public Id store(ChunkType type, byte[] data) throws IOException {
+    Id id = repo.chunkId(data, 0, data.length);
+    if (claim(id)) {
+      put(id, type, data, 0, data.length);
+    }
+    return id;
+  }
+
+  /**
+   * Uploads the last pack, waits for every upload, then writes the index blob naming them and adds
+   * them to the repository's index. After it returns, every chunk put so far is durable and
+   * findable.
+   */
+  public void flush() throws IOException {
+    List<Pack.Builder> last = new ArrayList<>();
+    synchronized (this) {
+      for (int slot = 0; slot < current.length; slot++) {
+        if (current[slot] != null && !current[slot].isEmpty()) {
+          last.add(current[slot]);
+        }
+        current[slot] = null;
+      }
+    }
+    for (Pack.Builder pack : last) {
+      upload(pack);
+    }
+    List<Future<?>> waiting;
+    synchronized (pending) {
+      waiting = new ArrayList<>(pending);
+      pending.clear();
+    }
+    for (Future<?> f : waiting) {
+      try {
+        f.get();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while uploading packs");
+      } catch (java.util.concurrent.ExecutionException e) {
+        // recorded in failure by the task
+      }
+    }
+    rethrow();
+    Map<String, List<PackEntry>> packs;
+    synchronized (written) {
+      packs = new LinkedHashMap<>(written);
+      written.clear();
+    }
+    if (!packs.isEmpty()) {
+      repo.writeIndex(List.of(), packs);
+    }
+    claimed.clear();
+  }
+
+  public long chunksStored() {
+    return chunksStored.get();
+  }
+
+  public long bytesNew() {
+    return bytesNew.get();
+  }
+
+  public long bytesStored() {
+    return bytesStored.get();
+  }
+
+  private void upload(Pack.Builder pack) throws IOException {
+    try {
+      uploadSlots.acquire();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while waiting to upload a pack");
+    }
+    Future<?> f =
+        uploads.submit(
+            () -> {
+              try {
+                repo.writePack(pack);
+                synchronized (written) {
+                  written.put(pack.name(), List.copyOf(pack.entries()));
+                }
+              } catch (IOException | RuntimeException e) {
+                IOException io = e instanceof IOException x ? x : new IOException(e);
+                failure.compareAndSet(null, io);
+              } finally {
+                uploadSlots.release();
+              }
+            });
+    synchronized (pending) {
+      pending.add(f);
+    }
+  }
+
+  private void rethrow() throws IOException {
+    IOException e = failure.get();
+    if (e != null) {
+      throw e;
+    }
+  }
+
+  @Override
+  public void close() {
+    uploads.shutdownNow();
+  }
+}

@@ -1,0 +1,71 @@
+package dev.stele.repo;
+
+import com.github.luben.zstd.Zstd;
+import java.io.IOException;
+
+/**
+ * Compresses a payload behind a one-byte flag: {@code 0} stored as is, {@code 1} zstd. Data that
+ * does not shrink is stored as is, so incompressible data costs one byte and no decompression.
+ */
+final class Compression {
+  static final byte NONE = 0;
+  static final byte ZSTD = 1;
+
+  private Compression() {}
+
+  /**
+   * {@code flag ‖ payload} for {@code data[off, off+len)}; the result may be longer than needed.
+   */
+  static Framed frame(byte[] data, int off, int len, int level) {
+    if (level > 0 && len >= 64) {
+      byte[] out = new byte[1 + (int) Zstd.compressBound(len)];
+      long n = Zstd.compressByteArray(out, 1, out.length - 1, data, off, len, level);
+      if (!Zstd.isError(n) && n < len) {
+        out[0] = ZSTD;
+        return new Framed(out, 1 + (int) n);
+      }
+    }
+    byte[] out = new byte[1 + len];
+    out[0] = NONE;
+    System.arraycopy(data, off, out, 1, len);
+    return new Framed(out, 1 + len);
+  }
+
+  /** The inverse of {@link #frame}; {@code rawLength} must be the original length. */
+  static byte[] unframe(byte[] framed, int rawLength, String where) throws IOException {
+    if (framed.length == 0) {
+      throw new CorruptBlobException(where, "empty payload");
+    }
+    if (framed[0] == NONE) {
+      if (framed.length - 1 != rawLength) {
+        throw new CorruptBlobException(where, "length mismatch");
+      }
+      byte[] out = new byte[rawLength];
+      System.arraycopy(framed, 1, out, 0, rawLength);
+      return out;
+    }
+    if (framed[0] != ZSTD) {
+      throw new CorruptBlobException(where, "unknown compression " + framed[0]);
+    }
+    byte[] out = new byte[rawLength];
+    long n = Zstd.decompressByteArray(out, 0, rawLength, framed, 1, framed.length - 1);
+    if (Zstd.isError(n) || n != rawLength) {
+      throw new CorruptBlobException(where, "zstd payload does not decompress to its length");
+    }
+    return out;
+  }
+
+  /** Unframes a payload whose original length was not recorded (small standalone blobs). */
+  static byte[] unframe(byte[] framed, String where) throws IOException {
+    if (framed.length > 0 && framed[0] == ZSTD) {
+      long size = Zstd.getFrameContentSize(framed, 1, framed.length - 1);
+      if (size < 0 || size > Integer.MAX_VALUE) {
+        throw new CorruptBlobException(where, "zstd frame without a usable size");
+      }
+      return unframe(framed, (int) size, where);
+    }
+    return unframe(framed, Math.max(0, framed.length - 1), where);
+  }
+
+  record Framed(byte[] bytes, int length) {}
+}

@@ -1,0 +1,95 @@
+package dev.stele.repo;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Which pack holds which chunk: the merge of every live index blob (those no other blob
+ * supersedes), plus what this process wrote since it loaded.
+ *
+ * <p>Packs that maintenance has marked for deletion still serve reads, but {@link #hasLive} does
+ * not count their chunks, so a writer stores such a chunk again rather than depend on a pack that
+ * is about to go.
+ *
+ * <p>Concurrency: safe for concurrent reads and {@link #add}s.
+ */
+public final class Index {
+  private final Map<Id, Location> chunks = new ConcurrentHashMap<>();
+  private final Map<String, List<PackEntry>> packs = new ConcurrentHashMap<>();
+  private final Set<String> marked;
+  private final List<Id> blobs;
+
+  Index(List<Id> liveBlobs, Set<String> markedPacks) {
+    this.blobs = List.copyOf(liveBlobs);
+    this.marked = Set.copyOf(markedPacks);
+  }
+
+  /** Records the entries of one pack; a chunk in an unmarked pack wins over a marked one. */
+  void add(String pack, List<PackEntry> entries) {
+    packs.put(pack, List.copyOf(entries));
+    boolean packMarked = marked.contains(pack);
+    for (PackEntry e : entries) {
+      Location location = new Location(pack, e);
+      if (packMarked) {
+        chunks.putIfAbsent(e.id(), location);
+      } else {
+        chunks.merge(e.id(), location, (old, neu) -> marked.contains(old.pack()) ? neu : old);
+      }
+    }
+  }
+
+  /** Where {@code id} can be read, or null. */
+  public Location find(Id id) {
+    return chunks.get(id);
+  }
+
+  /** True if {@code id} is stored in a pack that is not marked for deletion. */
+  public boolean hasLive(Id id) {
+    Location location = chunks.get(id);
+    return location != null && !marked.contains(location.pack());
+  }
+
+  public int chunkCount() {
+    return chunks.size();
+  }
+
+  /** Every pack this index names, with its entries. */
+  public Map<String, List<PackEntry>> packs() {
+    return Collections.unmodifiableMap(packs);
+  }
+
+  /** Every chunk location, one per chunk id. */
+  public Collection<Location> locations() {
+    return Collections.unmodifiableCollection(chunks.values());
+  }
+
+  /** The index blobs this index was loaded from. */
+  public List<Id> blobs() {
+    return blobs;
+  }
+
+  /** Packs marked for deletion by maintenance records that this index saw. */
+  public Set<String> markedPacks() {
+    return marked;
+  }
+
+  /** The live index blobs among {@code all}: those that no blob in {@code all} supersedes. */
+  static List<Id> live(Map<Id, List<Id>> supersedesByBlob) {
+    Set<Id> superseded = new HashSet<>();
+    supersedesByBlob.values().forEach(superseded::addAll);
+    List<Id> live = new ArrayList<>();
+    for (Id blob : supersedesByBlob.keySet()) {
+      if (!superseded.contains(blob)) {
+        live.add(blob);
+      }
+    }
+    Collections.sort(live);
+    return live;
+  }
+}

@@ -1,0 +1,41 @@
+package dev.stele.repo;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * What one maintenance run decided and did, written once as {@code maintenance/<sha256>}.
+ *
+ * <p>Marks are promises to delete later: a pack listed in {@code markedPacks} is deleted by a later
+ * run once {@code sweepWindow} has passed since {@code time}, if by then it still holds nothing
+ * that a live snapshot needs and no copy elsewhere serves it. Index blobs in {@code
+ * supersededIndexes} are deleted the same way.
+ *
+ * @param time when the run started
+ * @param markedPacks packs that hold no live chunk (or whose live chunks were copied elsewhere)
+ * @param supersededIndexes index blobs replaced by this run's compacted index
+ * @param deleted blobs deleted by this run
+ * @param deferred blobs this run wanted to delete but retention (or the storage) refused
+ * @param extended blobs whose retention this run lengthened
+ * @param rewrittenPacks packs whose live chunks this run copied into new packs
+ */
+public record MaintenanceRecord(
+    int version,
+    Instant time,
+    String kind,
+    List<String> markedPacks,
+    List<String> supersededIndexes,
+    List<String> deleted,
+    List<String> deferred,
+    List<String> extended,
+    List<String> rewrittenPacks) {
+
+  public MaintenanceRecord {
+    markedPacks = List.copyOf(markedPacks);
+    supersededIndexes = List.copyOf(supersededIndexes);
+    deleted = List.copyOf(deleted);
+    deferred = List.copyOf(deferred);
+    extended = List.copyOf(extended);
+    rewrittenPacks = List.copyOf(rewrittenPacks);
+  }
+}

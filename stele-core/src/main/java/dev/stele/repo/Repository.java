@@ -1,0 +1,272 @@
+package dev.stele.repo;
+
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.blob.BlobStore;
+import dev.stele.blob.Retention;
+import dev.stele.chunk.GearTable;
+import dev.stele.crypto.KdfParams;
+import dev.stele.crypto.MasterKey;
+import java.io.Closeable;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * An open repository: its format, its master key, and the index of its chunks. Every blob it writes
+ * gets a new name and the repository's retention; nothing here deletes (that is maintenance's job,
+ * through {@link #store()}).
+ *
+ * <p>Concurrency: safe for use by many threads; the index is loaded once and then only grows.
+ */
+public final class Repository implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Repository.class);
+  private static final SecureRandom RANDOM = new SecureRandom();
+
+  private final BlobStore store;
+  private final RepositoryFormat format;
+  private final MasterKey key;
+  private final String keyName;
+  private final Clock clock;
+  private final ChunkCodec codec;
+  private final byte[] blobKey;
+  private final List<String> warnings = new ArrayList<>();
+  private volatile Index index;
+
+  Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
+    this.store = store;
+    this.format = format;
+    this.key = key;
+    this.keyName = keyName;
+    this.clock = clock;
+    this.codec = new ChunkCodec(key, format.compressionLevel());
+    this.blobKey = key.blobKey();
+  }
+
+  /** Creates a repository in an empty location. See {@link RepositoryInit}. */
+  public static Repository init(BlobStore store, char[] password, RepositoryInit options)
+      throws IOException {
+    return options.create(store, password);
+  }
+
+  /** Opens the repository at {@code store} with {@code password}. */
+  public static Repository open(BlobStore store, char[] password, Clock clock) throws IOException {
+    return RepositoryOpener.open(store, password, clock);
+  }
+
+  public BlobStore store() {
+    return store;
+  }
+
+  public RepositoryFormat format() {
+    return format;
+  }
+
+  public Clock clock() {
+    return clock;
+  }
+
+  /** The key blob the password opened. */
+  public String keyName() {
+    return keyName;
+  }
+
+  /** Problems found while loading that did not stop the repository from opening. */
+  public synchronized List<String> warnings() {
+    return List.copyOf(warnings);
+  }
+
+  synchronized void warn(String warning) {
+    LOG.warn(warning);
+    warnings.add(warning);
+  }
+
+  /** The gear table of this repository's chunker. */
+  public GearTable gearTable() {
+    return GearTable.fromKey(key.gearKey());
+  }
+
+  /** The id of a chunk with this plaintext. */
+  public Id chunkId(byte[] data, int off, int len) {
+    return Id.of(key.chunkId(data, off, len));
+  }
+
+  /** The index, loaded on first use. */
+  public Index index() {
+    Index i = index;
+    if (i == null) {
+      synchronized (this) {
+        if (index == null) {
+          try {
+            index = IndexLoader.load(this);
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }
+        i = index;
+      }
+    }
+    return i;
+  }
+
+  /** Loads the index now, so that errors surface as {@link IOException}. */
+  public Index loadIndex() throws IOException {
+    try {
+      return index();
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+  }
+
+  /** Drops the loaded index so the next use reloads it from storage. */
+  public synchronized void reloadIndex() {
+    index = null;
+  }
+
+  /** A writer for new chunks; {@code parallelUploads} packs may be in flight at once. */
+  public ChunkWriter newWriter(int parallelUploads) {
+    return new ChunkWriter(this, codec, format.packSize(), parallelUploads);
+  }
+
+  /**
+   * Reads one chunk.
+   *
+   * @throws BlobNotFoundException if no index names it
+   * @throws CorruptBlobException if it fails authentication
+   */
+  public byte[] readChunk(Id id) throws IOException {
+    Location location = index().find(id);
+    if (location == null) {
+      throw new BlobNotFoundException("chunk " + id.hex() + " (in no index)");
+    }
+    PackEntry e = location.entry();
+    byte[] sealed = store.read(location.pack(), e.offset(), e.length());
+    return codec.open(location.pack(), e, sealed, 0);
+  }
+
+  /** Opens a chunk from a buffer read from its pack at {@code off}. */
+  public byte[] openChunk(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
+    return codec.open(pack, entry, buf, off);
+  }
+
+  /** Writes a standalone blob of {@code kind}; returns its id (the SHA-256 of its bytes). */
+  public Id writeBlob(BlobKind kind, byte[] payload) throws IOException {
+    byte[] sealed = Envelope.seal(blobKey, kind, payload, format.compressionLevel());
+    Id id = Sha256.of(sealed);
+    store.create(kind.nameOf(id), sealed, newRetention());
+    return id;
+  }
+
+  /** Reads and verifies a standalone blob; returns its payload. */
+  public byte[] readBlob(BlobKind kind, Id id) throws IOException {
+    String name = kind.nameOf(id);
+    return Envelope.open(blobKey, kind, name, store.read(name));
+  }
+
+  /** Ids of every blob of {@code kind}, sorted. */
+  public List<Id> list(BlobKind kind) throws IOException {
+    List<Id> ids = new ArrayList<>();
+    for (BlobInfo info : store.list(kind.prefix())) {
+      Id id = kind.idOf(info.name());
+      if (id != null) {
+        ids.add(id);
+      }
+    }
+    return ids;
+  }
+
+  /** The retention a blob created now gets. */
+  public Retention newRetention() {
+    return format.retentionFor(clock.instant());
+  }
+
+  void writePack(Pack.Builder pack) throws IOException {
+    store.create(pack.name(), pack.finish(blobKey), newRetention());
+  }
+
+  /** Reads the entry table of a pack from its footer (for recovery and verification). */
+  public List<PackEntry> readPackFooter(String pack, long size) throws IOException {
+    if (size < Pack.MAGIC.length + Pack.TRAILER) {
+      throw new CorruptBlobException(pack, "too short for a pack");
+    }
+    byte[] trailer = store.read(pack, size - Pack.TRAILER, Pack.TRAILER);
+    int length = Pack.footerLength(pack, trailer);
+    if (length > size - Pack.TRAILER - Pack.MAGIC.length) {
+      throw new CorruptBlobException(pack, "pack footer longer than the pack");
+    }
+    byte[] footer = store.read(pack, size - Pack.TRAILER - length, length);
+    return Pack.readFooter(pack, blobKey, footer, size - Pack.TRAILER - length);
+  }
+
+  /** Writes an index blob naming {@code packs} and superseding {@code supersedes}. */
+  public Id writeIndex(List<Id> supersedes, Map<String, List<PackEntry>> packs) throws IOException {
+    Id id = writeBlob(BlobKind.INDEX, IndexCodec.encode(supersedes, packs));
+    Index loaded = index;
+    if (loaded != null) {
+      packs.forEach(loaded::add);
+    }
+    return id;
+  }
+
+  /** Decodes one index blob. */
+  IndexCodec.Contents readIndexBlob(Id id) throws IOException {
+    return IndexCodec.decode(BlobKind.INDEX.nameOf(id), readBlob(BlobKind.INDEX, id));
+  }
+
+  /** Reads every maintenance record; unreadable ones are reported as warnings and skipped. */
+  public Map<Id, MaintenanceRecord> maintenanceRecords() throws IOException {
+    Map<Id, MaintenanceRecord> records = new HashMap<>();
+    for (Id id : list(BlobKind.MAINTENANCE)) {
+      try {
+        records.put(id, Json.read(readBlob(BlobKind.MAINTENANCE, id), MaintenanceRecord.class));
+      } catch (BlobNotFoundException e) {
+        // deleted by a concurrent maintenance run after listing
+      } catch (IOException e) {
+        warn(e.getMessage());
+      }
+    }
+    return records;
+  }
+
+  /** Adds a password; returns the new key blob's name. */
+  public String addKey(char[] password, KdfParams kdf) throws IOException {
+    byte[] blob =
+        KeyBlob.seal(
+            key, RepositoryOpener.formatHash(store), password, kdf, clock.instant(), Hosts.name());
+    String name = KeyBlob.PREFIX + Sha256.of(blob).hex();
+    store.create(name, blob, newRetention());
+    return name;
+  }
+
+  static KdfParams defaultKdf() {
+    byte[] salt = new byte[16];
+    RANDOM.nextBytes(salt);
+    return KdfParams.argon2id(KdfParams.DEFAULT_MEMORY_KIB, KdfParams.DEFAULT_ITERATIONS, salt);
+  }
+
+  /** Names of tombstoned blobs (snapshots and keys). */
+  public Set<String> tombstoned() throws IOException {
+    Set<String> targets = new HashSet<>();
+    for (Id id : list(BlobKind.TOMBSTONE)) {
+      try {
+        targets.add(Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class).target());
+      } catch (BlobNotFoundException e) {
+        // removed by maintenance after listing
+      }
+    }
+    return targets;
+  }
+
+  @Override
+  public void close() throws IOException {
+    store.close();
+  }
+}

@@ -1,0 +1,59 @@
+package dev.stele.repo;
+
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.blob.BlobStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.List;
+
+/** Opens a repository: reads its format blob, then tries the password on each key blob. */
+final class RepositoryOpener {
+  private RepositoryOpener() {}
+
+  static Repository open(BlobStore store, char[] password, Clock clock) throws IOException {
+    byte[] formatBytes;
+    try {
+      formatBytes = store.read(RepositoryFormat.BLOB);
+    } catch (BlobNotFoundException e) {
+      throw new NotARepositoryException(
+          store.describe() + " is not a Stele repository (no " + RepositoryFormat.BLOB + ")");
+    }
+    RepositoryFormat format = RepositoryFormat.parse(formatBytes);
+    Id formatHash = Sha256.of(formatBytes);
+    List<BlobInfo> keys = store.list(KeyBlob.PREFIX);
+    if (keys.isEmpty()) {
+      throw new NotARepositoryException(store.describe() + " has no key blobs");
+    }
+    CorruptBlobException corrupt = null;
+    for (BlobInfo info : keys) {
+      KeyBlob.Opened opened;
+      try {
+        opened = KeyBlob.open(info.name(), store.read(info.name()), password);
+      } catch (CorruptBlobException e) {
+        corrupt = e;
+        continue;
+      }
+      if (opened == null) {
+        continue;
+      }
+      if (!opened.formatHash().equals(formatHash)) {
+        throw new CorruptBlobException(
+            RepositoryFormat.BLOB, "content differs from what key " + info.name() + " sealed");
+      }
+      Repository repo = new Repository(store, format, opened.key(), info.name(), clock);
+      if (repo.tombstoned().contains(info.name())) {
+        throw new WrongPasswordException(store.describe() + " (this password's key was removed)");
+      }
+      return repo;
+    }
+    if (corrupt != null) {
+      throw new WrongPasswordException(store.describe() + " (and " + corrupt.getMessage() + ")");
+    }
+    throw new WrongPasswordException(store.describe());
+  }
+
+  static Id formatHash(BlobStore store) throws IOException {
+    return Sha256.of(store.read(RepositoryFormat.BLOB));
+  }
+}

@@ -1,0 +1,65 @@
+package dev.stele.repo;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A snapshot: the blob {@code snapshots/<sha256>} that makes it exist. Written once, after every
+ * chunk and tree it names is durable and indexed.
+ *
+ * @param version manifest version, 1
+ * @param time when the snapshot was taken
+ * @param host the machine it was taken on
+ * @param user the user who took it
+ * @param paths the absolute source paths, as given
+ * @param tags free-form labels
+ * @param parent the snapshot whose unchanged files were reused, or null
+ * @param tree id of the root tree chunk
+ * @param expires when the snapshot may be forgotten (retention follows it), or null
+ * @param stats what the snapshot holds and what it added
+ * @param labels extra key/value data for callers such as the operator, may be empty
+ */
+public record SnapshotManifest(
+    int version,
+    Instant time,
+    String host,
+    String user,
+    List<String> paths,
+    List<String> tags,
+    String parent,
+    String tree,
+    Instant expires,
+    Stats stats,
+    Map<String, String> labels) {
+
+  public SnapshotManifest {
+    paths = List.copyOf(paths);
+    tags = tags == null ? List.of() : List.copyOf(tags);
+    labels = labels == null ? Map.of() : Map.copyOf(labels);
+  }
+
+  /**
+   * Counts for one snapshot.
+   *
+   * @param files regular files in the snapshot
+   * @param dirs directories
+   * @param bytes total size of the files
+   * @param filesNew files read because the parent did not have them unchanged
+   * @param chunksNew chunks this snapshot stored
+   * @param bytesNew plaintext bytes of those chunks
+   * @param bytesStored sealed bytes those chunks take in packs
+   * @param skipped entries skipped (special files, unreadable)
+   * @param seconds wall time taken
+   */
+  public record Stats(
+      long files,
+      long dirs,
+      long bytes,
+      long filesNew,
+      long chunksNew,
+      long bytesNew,
+      long bytesStored,
+      long skipped,
+      double seconds) {}
+}

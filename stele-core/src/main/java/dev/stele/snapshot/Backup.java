@@ -1,0 +1,469 @@
+package dev.stele.snapshot;
+
+import dev.stele.chunk.ChunkStream;
+import dev.stele.chunk.FastCdc;
+import dev.stele.repo.ChunkType;
+import dev.stele.repo.ChunkWriter;
+import dev.stele.repo.Hosts;
+import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Stream;
+
+/**
+ * Takes one snapshot of one or more paths.
+ *
+ * <p>A pipeline: the calling thread walks the sources in sorted order and builds trees; reader
+ * threads read, chunk and hash files; sealer threads compress and encrypt new chunks; the {@link
+ * ChunkWriter} packs and uploads them. Files whose size, times, device and inode match the parent
+ * snapshot reuse its chunk list unread. Two semaphores bound what is in flight (files being read,
+ * bytes waiting to be sealed), so memory stays flat whatever the input size.
+ *
+ * <p>The manifest is written last, after {@link ChunkWriter#flush} has made every chunk durable and
+ * indexed: a snapshot exists only once everything it names does.
+ *
+ * <p>Concurrency: one instance runs one backup; it owns and closes its executors.
+ */
+public final class Backup {
+  private static final int FILES_IN_FLIGHT = 256;
+  private static final int SEAL_BUDGET_KIB = 64 * 1024;
+
+  private final Repository repo;
+  private final BackupOptions options;
+  private final BackupListener listener;
+  private final FastCdc chunker;
+  private final List<PathMatcher> nameExcludes = new ArrayList<>();
+  private final List<PathMatcher> pathExcludes = new ArrayList<>();
+  private final Semaphore filesInFlight = new Semaphore(FILES_IN_FLIGHT);
+  private final Semaphore sealBudget = new Semaphore(SEAL_BUDGET_KIB);
+  private final InFlight sealing = new InFlight();
+  private final AtomicReference<Throwable> failure = new AtomicReference<>();
+  private final ThreadLocal<ChunkStream> streams;
+  private final List<String> warnings = new ArrayList<>();
+  private final AtomicLong files = new AtomicLong();
+  private final AtomicLong filesNew = new AtomicLong();
+  private final AtomicLong dirs = new AtomicLong();
+  private final AtomicLong bytes = new AtomicLong();
+  private ExecutorService readers;
+  private ExecutorService sealers;
+  private ChunkWriter writer;
+
+  public Backup(Repository repo, BackupOptions options, BackupListener listener) {
+    this.repo = repo;
+    this.options = options;
+    this.listener = listener;
+    var format = repo.format().chunker();
+    this.chunker =
+        new FastCdc(
+            new dev.stele.chunk.ChunkerParams(format.minSize(), format.avgSize(), format.maxSize()),
+            repo.gearTable());
+    this.streams = ThreadLocal.withInitial(() -> new ChunkStream(chunker));
+    for (String glob : options.excludes()) {
+      var matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+      (glob.contains("/") ? pathExcludes : nameExcludes).add(matcher);
+    }
+  }
+
+  /** The snapshot taken, with its id. */
+  public record Result(Id id, SnapshotManifest manifest, List<String> warnings) {}
+
+  /** Backs up {@code sources} (absolute or relative paths) and writes the snapshot manifest. */
+  public Result run(List<Path> sources) throws IOException {
+    Instant started = repo.clock().instant();
+    long t0 = System.nanoTime();
+    List<Path> absolute =
+        sources.stream().map(p -> p.toAbsolutePath().normalize()).distinct().sorted().toList();
+    for (Path p : absolute) {
+      if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+        throw new NoSuchFileException(p.toString(), null, "source does not exist");
+      }
+    }
+    repo.loadIndex();
+    readers = executor("stele-read", options.threads());
+    sealers = executor("stele-seal", options.threads());
+    writer = repo.newWriter(options.uploads());
+    try {
+      Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
+      Id root = writeSyntheticRoot(absolute, parentRoot);
+      awaitSealing();
+      writer.flush();
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      SnapshotManifest manifest =
+          new SnapshotManifest(
+              1,
+              started,
+              options.host(),
+              Hosts.user(),
+              absolute.stream().map(Path::toString).toList(),
+              options.tags(),
+              options.parentId(),
+              root.hex(),
+              options.expires(),
+              new SnapshotManifest.Stats(
+                  files.get(),
+                  dirs.get(),
+                  bytes.get(),
+                  filesNew.get(),
+                  writer.chunksStored(),
+                  writer.bytesNew(),
+                  writer.bytesStored(),
+                  warnings.size(),
+                  seconds),
+              options.labels());
+      Id id = new SnapshotCatalog(repo).write(manifest);
+      return new Result(id, manifest, List.copyOf(warnings));
+    } finally {
+      readers.shutdownNow();
+      sealers.shutdownNow();
+      writer.close();
+    }
+  }
+
+  /**
+   * The root tree mirrors the absolute paths of the sources: {@code /home/a/docs} becomes root →
+   * home → a → docs, with the ancestors' own metadata.
+   */
+  private Id writeSyntheticRoot(List<Path> sources, Tree parentRoot) throws IOException {
+    PathTrie trie = new PathTrie();
+    sources.forEach(trie::add);
+    if (trie.isSource) {
+      Node root =
+          directory(
+              Path.of("/"),
+              FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY),
+              parentRoot == null
+                  ? null
+                  : new Node(
+                      "",
+                      Node.Kind.DIRECTORY,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      0,
+                      null,
+                      Id.parse(options.parent().tree()),
+                      null));
+      return root.subtree();
+    }
+    return writeTrieLevel(Path.of("/"), trie, parentRoot);
+  }
+
+  private Id writeTrieLevel(Path dir, PathTrie trie, Tree parentTree) throws IOException {
+    List<Node> nodes = new ArrayList<>();
+    for (var child : trie.children.entrySet()) {
+      Path path = dir.resolve(child.getKey());
+      Node parentNode = parentTree == null ? null : parentTree.find(child.getKey());
+      if (child.getValue().isSource) {
+        Object node = visit(path, parentNode);
+        if (node != null) {
+          nodes.add(resolve(node));
+        }
+      } else {
+        FileStat stat = FileStat.of(path);
+        Tree parentSub =
+            parentNode != null && parentNode.isDirectory()
+                ? readTree(parentNode.subtree().hex())
+                : null;
+        Id sub = writeTrieLevel(path, child.getValue(), parentSub);
+        nodes.add(stat.toNode(child.getKey(), Node.Kind.DIRECTORY).withSubtree(sub));
+      }
+    }
+    return writer.store(ChunkType.TREE, new Tree(nodes).encode());
+  }
+
+  /** A Node, or a Future of one for a file being read; null if the entry is skipped. */
+  private Object visit(Path path, Node parentNode) throws IOException {
+    String name = path.getFileName() == null ? "" : path.getFileName().toString();
+    if (excluded(path, name)) {
+      return null;
+    }
+    FileStat stat;
+    try {
+      stat = FileStat.of(path);
+    } catch (NoSuchFileException e) {
+      warn(path + ": vanished during backup");
+      return null;
+    } catch (IOException e) {
+      warn(path + ": cannot read attributes (" + e.getMessage() + ")");
+      return null;
+    }
+    if (stat.isDirectory()) {
+      return directory(path, stat.toNode(name, Node.Kind.DIRECTORY), parentNode);
+    }
+    if (stat.isSymlink()) {
+      files.incrementAndGet();
+      Node node = stat.toNode(name, Node.Kind.SYMLINK);
+      return new Node(
+          name,
+          node.kind(),
+          node.mode(),
+          node.uid(),
+          node.gid(),
+          node.mtimeNanos(),
+          node.ctimeNanos(),
+          node.device(),
+          node.inode(),
+          node.links(),
+          0,
+          null,
+          null,
+          Files.readSymbolicLink(path).toString());
+    }
+    if (!stat.isFile()) {
+      warn(path + ": special file skipped");
+      return null;
+    }
+    files.incrementAndGet();
+    bytes.addAndGet(stat.size());
+    Node node = stat.toNode(name, Node.Kind.FILE);
+    if (node.unchangedFrom(parentNode)) {
+      listener.fileDone(path, stat.size(), true);
+      return node.withChunks(parentNode.chunks());
+    }
+    filesNew.incrementAndGet();
+    acquire(filesInFlight, 1);
+    CompletableFuture<Node> future = new CompletableFuture<>();
+    readers.execute(
+        () -> {
+          try {
+            future.complete(node.withChunks(readFile(path, stat.size())));
+          } catch (IOException e) {
+            warn(path + ": cannot read (" + e.getMessage() + ")");
+            future.complete(null);
+          } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+            future.completeExceptionally(t);
+          } finally {
+            filesInFlight.release();
+          }
+        });
+    return future;
+  }
+
+  private Node directory(Path dir, Node node, Node parentNode) throws IOException {
+    dirs.incrementAndGet();
+    Tree parentTree =
+        parentNode != null && parentNode.isDirectory()
+            ? readTree(parentNode.subtree().hex())
+            : null;
+    List<Path> children;
+    try (Stream<Path> list = Files.list(dir)) {
+      children = list.sorted().toList();
+    } catch (IOException e) {
+      warn(dir + ": cannot list (" + e.getMessage() + ")");
+      children = List.of();
+    }
+    List<Object> pending = new ArrayList<>(children.size());
+    for (Path child : children) {
+      String name = child.getFileName().toString();
+      Object visited = visit(child, parentTree == null ? null : parentTree.find(name));
+      if (visited != null) {
+        pending.add(visited);
+      }
+    }
+    List<Node> nodes = new ArrayList<>(pending.size());
+    for (Object p : pending) {
+      Node n = resolve(p);
+      if (n != null) {
+        nodes.add(n);
+      }
+    }
+    return node.withSubtree(writer.store(ChunkType.TREE, new Tree(nodes).encode()));
+  }
+
+  private List<Id> readFile(Path path, long expectedSize) throws IOException {
+    List<Id> ids = new ArrayList<>();
+    long read;
+    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+      read =
+          streams
+              .get()
+              .chunk(
+                  channel,
+                  (buf, off, len) -> {
+                    Id id = repo.chunkId(buf, off, len);
+                    ids.add(id);
+                    if (writer.claim(id)) {
+                      seal(id, Arrays.copyOfRange(buf, off, off + len));
+                    }
+                  });
+    }
+    if (read != expectedSize) {
+      warn(path + ": size changed during backup (" + expectedSize + " → " + read + " bytes)");
+    }
+    listener.fileDone(path, read, false);
+    return ids;
+  }
+
+  private void seal(Id id, byte[] data) throws IOException {
+    int kib = Math.max(1, data.length >> 10);
+    acquire(sealBudget, kib);
+    sealing.start();
+    sealers.execute(
+        () -> {
+          try {
+            writer.put(id, ChunkType.DATA, data, 0, data.length);
+          } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+          } finally {
+            sealBudget.release(kib);
+            sealing.done();
+          }
+        });
+  }
+
+  private void awaitSealing() throws IOException {
+    try {
+      sealing.awaitNone();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("backup interrupted");
+    }
+    rethrow();
+  }
+
+  private Node resolve(Object pending) throws IOException {
+    if (pending instanceof Node n) {
+      return n;
+    }
+    try {
+      Node n = ((Future<?>) pending).get() instanceof Node node ? node : null;
+      rethrow();
+      return n;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("backup interrupted");
+    } catch (ExecutionException e) {
+      rethrow();
+      throw new IOException(e.getCause());
+    }
+  }
+
+  private void rethrow() throws IOException {
+    Throwable t = failure.get();
+    if (t instanceof IOException io) {
+      throw io;
+    }
+    if (t instanceof RuntimeException re) {
+      throw re;
+    }
+    if (t != null) {
+      throw new IOException(t);
+    }
+  }
+
+  private Tree readTree(String hex) throws IOException {
+    Id id = Id.parse(hex);
+    return Tree.decode(id, repo.readChunk(id));
+  }
+
+  private boolean excluded(Path path, String name) {
+    if (!nameExcludes.isEmpty()) {
+      Path fileName = Path.of(name.isEmpty() ? "/" : name);
+      for (PathMatcher m : nameExcludes) {
+        if (m.matches(fileName)) {
+          return true;
+        }
+      }
+    }
+    for (PathMatcher m : pathExcludes) {
+      if (m.matches(path)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private void warn(String message) {
+    synchronized (warnings) {
+      warnings.add(message);
+    }
+    listener.warning(message);
+  }
+
+  private void acquire(Semaphore semaphore, int permits) throws IOException {
+    try {
+      while (!semaphore.tryAcquire(permits, 200, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+        rethrow();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("backup interrupted");
+    }
+  }
+
+  private static ExecutorService executor(String name, int threads) {
+    AtomicInteger n = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        threads,
+        r -> {
+          Thread t = new Thread(r, name + "-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** Counts tasks in flight and lets one thread wait until none are left. */
+  private static final class InFlight {
+    private int count;
+
+    synchronized void start() {
+      count++;
+    }
+
+    synchronized void done() {
+      if (--count == 0) {
+        notifyAll();
+      }
+    }
+
+    synchronized void awaitNone() throws InterruptedException {
+      while (count > 0) {
+        wait();
+      }
+    }
+  }
+
+  /** The absolute source paths as a tree of path segments. */
+  private static final class PathTrie {
+    final Map<String, PathTrie> children = new TreeMap<>();
+    boolean isSource;
+
+    void add(Path absolute) {
+      PathTrie node = this;
+      for (Path segment : absolute) {
+        node = node.children.computeIfAbsent(segment.toString(), k -> new PathTrie());
+      }
+      node.isSource = true;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.stele.snapshot;
+
+import dev.stele.repo.Id;
+import java.util.List;
+
+/**
+ * One entry of a directory tree.
+ *
+ * @param name the entry's file name (one path segment)
+ * @param kind file, directory or symbolic link
+ * @param mode permission bits, including set-uid, set-gid and sticky ({@code 07777})
+ * @param uid numeric owner
+ * @param gid numeric group
+ * @param mtimeNanos modification time, nanoseconds since the epoch
+ * @param ctimeNanos status change time, nanoseconds since the epoch (change detection only)
+ * @param device device number (change detection and hard links)
+ * @param inode inode number (change detection and hard links)
+ * @param links hard link count
+ * @param size file size in bytes (0 for others)
+ * @param chunks a file's content, in order; empty for others
+ * @param subtree a directory's tree chunk, or null
+ * @param target a symbolic link's target, or null
+ */
+public record Node(
+    String name,
+    Kind kind,
+    int mode,
+    int uid,
+    int gid,
+    long mtimeNanos,
+    long ctimeNanos,
+    long device,
+    long inode,
+    int links,
+    long size,
+    List<Id> chunks,
+    Id subtree,
+    String target) {
+
+  /** The kinds of entries a tree records; special files are skipped with a warning. */
+  public enum Kind {
+    FILE,
+    DIRECTORY,
+    SYMLINK
+  }
+
+  public Node {
+    chunks = chunks == null ? List.of() : List.copyOf(chunks);
+  }
+
+  public boolean isFile() {
+    return kind == Kind.FILE;
+  }
+
+  public boolean isDirectory() {
+    return kind == Kind.DIRECTORY;
+  }
+
+  /** True if a file with these attributes can reuse this node's chunks without being read. */
+  public boolean unchangedFrom(Node parent) {
+    return parent != null
+        && parent.kind == kind
+        && parent.size == size
+        && parent.mtimeNanos == mtimeNanos
+        && parent.ctimeNanos == ctimeNanos
+        && parent.inode == inode
+        && parent.device == device;
+  }
+
+  public Node withChunks(List<Id> newChunks) {
+    return new Node(
+        name,
+        kind,
+        mode,
+        uid,
+        gid,
+        mtimeNanos,
+        ctimeNanos,
+        device,
+        inode,
+        links,
+        size,
+        newChunks,
+        subtree,
+        target);
+  }
+
+  public Node withSubtree(Id tree) {
+    return new Node(
+        name,
+        kind,
+        mode,
+        uid,
+        gid,
+        mtimeNanos,
+        ctimeNanos,
+        device,
+        inode,
+        links,
+        size,
+        chunks,
+        tree,
+        target);
+  }
+}

@@ -1,0 +1,139 @@
+package dev.stele.snapshot;
+
+import dev.stele.repo.CorruptBlobException;
+import dev.stele.repo.Id;
+import java.io.IOException;
+import java.nio.BufferUnderflowException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/**
+ * A directory's entries, sorted by name (Java string order: UTF-16 code units), stored as a chunk
+ * of type TREE. Equal directories encode to equal bytes, so an unchanged subtree is stored once.
+ *
+ * <p>Layout, big-endian:
+ *
+ * <pre>
+ * version u8 = 1 | count u32 | count × node
+ * node: name length u16 | name UTF-8 | kind u8 (0 file, 1 dir, 2 symlink) | mode u32 | uid u32
+ *       | gid u32 | mtime i64 ns | ctime i64 ns | device i64 | inode i64 | links u32 | size i64
+ *       | file: chunk count u32, count × id[32]
+ *       | dir: subtree id[32]
+ *       | symlink: target length u16 | target UTF-8
+ * </pre>
+ */
+public record Tree(List<Node> nodes) {
+  private static final Comparator<Node> BY_NAME = Comparator.comparing(Node::name);
+
+  public Tree {
+    nodes = nodes.stream().sorted(BY_NAME).toList();
+  }
+
+  /** The entry called {@code name}, or null. */
+  public Node find(String name) {
+    for (Node n : nodes) {
+      if (n.name().equals(name)) {
+        return n;
+      }
+    }
+    return null;
+  }
+
+  public byte[] encode() {
+    int size = 5;
+    List<byte[]> names = new ArrayList<>(nodes.size());
+    List<byte[]> targets = new ArrayList<>(nodes.size());
+    for (Node n : nodes) {
+      byte[] name = n.name().getBytes(StandardCharsets.UTF_8);
+      byte[] target =
+          n.target() == null ? new byte[0] : n.target().getBytes(StandardCharsets.UTF_8);
+      names.add(name);
+      targets.add(target);
+      size += 2 + name.length + 1 + 12 + 32 + 4 + 8;
+      size +=
+          switch (n.kind()) {
+            case FILE -> 4 + n.chunks().size() * Id.BYTES;
+            case DIRECTORY -> Id.BYTES;
+            case SYMLINK -> 2 + target.length;
+          };
+    }
+    ByteBuffer out = ByteBuffer.allocate(size);
+    out.put((byte) 1).putInt(nodes.size());
+    for (int i = 0; i < nodes.size(); i++) {
+      Node n = nodes.get(i);
+      out.putShort((short) names.get(i).length).put(names.get(i));
+      out.put((byte) n.kind().ordinal()).putInt(n.mode()).putInt(n.uid()).putInt(n.gid());
+      out.putLong(n.mtimeNanos()).putLong(n.ctimeNanos()).putLong(n.device()).putLong(n.inode());
+      out.putInt(n.links()).putLong(n.size());
+      switch (n.kind()) {
+        case FILE -> {
+          out.putInt(n.chunks().size());
+          n.chunks().forEach(id -> out.put(id.bytes()));
+        }
+        case DIRECTORY -> out.put(n.subtree().bytes());
+        case SYMLINK -> out.putShort((short) targets.get(i).length).put(targets.get(i));
+      }
+    }
+    return out.array();
+  }
+
+  public static Tree decode(Id id, byte[] bytes) throws IOException {
+    try {
+      ByteBuffer in = ByteBuffer.wrap(bytes);
+      if (in.get() != 1) {
+        throw new CorruptBlobException("tree " + id.hex(), "unknown tree version");
+      }
+      int count = in.getInt();
+      List<Node> nodes = new ArrayList<>(count);
+      for (int i = 0; i < count; i++) {
+        String name = string(in);
+        Node.Kind kind = Node.Kind.values()[in.get()];
+        int mode = in.getInt();
+        int uid = in.getInt();
+        int gid = in.getInt();
+        long mtime = in.getLong();
+        long ctime = in.getLong();
+        long device = in.getLong();
+        long inode = in.getLong();
+        int links = in.getInt();
+        long size = in.getLong();
+        List<Id> chunks = List.of();
+        Id subtree = null;
+        String target = null;
+        switch (kind) {
+          case FILE -> {
+            int n = in.getInt();
+            Id[] ids = new Id[n];
+            for (int c = 0; c < n; c++) {
+              ids[c] = Id.read(bytes, in.position());
+              in.position(in.position() + Id.BYTES);
+            }
+            chunks = Arrays.asList(ids);
+          }
+          case DIRECTORY -> {
+            subtree = Id.read(bytes, in.position());
+            in.position(in.position() + Id.BYTES);
+          }
+          case SYMLINK -> target = string(in);
+        }
+        nodes.add(
+            new Node(
+                name, kind, mode, uid, gid, mtime, ctime, device, inode, links, size, chunks,
+                subtree, target));
+      }
+      return new Tree(nodes);
+    } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+      throw new CorruptBlobException("tree " + id.hex(), "malformed tree", e);
+    }
+  }
+
+  private static String string(ByteBuffer in) {
+    byte[] b = new byte[Short.toUnsignedInt(in.getShort())];
+    in.get(b);
+    return new String(b, StandardCharsets.UTF_8);
+  }
+}
