@@ -1,0 +1,112 @@
+package dev.stele.snapshot;
+
+import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.NoSuchFileException;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads what a snapshot holds: trees, nodes by path, file contents. */
+public final class SnapshotBrowser {
+  private final Repository repo;
+
+  public SnapshotBrowser(Repository repo) {
+    this.repo = repo;
+  }
+
+  /** A node and its absolute path inside the snapshot. */
+  public record Entry(String path, Node node) {}
+
+  /** The root directory of a snapshot, as a node named "". */
+  public Node root(SnapshotManifest snapshot) {
+    return new Node(
+        "",
+        Node.Kind.DIRECTORY,
+        0755,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1,
+        0,
+        null,
+        Id.parse(snapshot.tree()),
+        null);
+  }
+
+  public Tree tree(Node directory) throws IOException {
+    if (!directory.isDirectory()) {
+      throw new IllegalArgumentException(directory.name() + " is not a directory");
+    }
+    return Tree.decode(directory.subtree(), repo.readChunk(directory.subtree()));
+  }
+
+  /**
+   * The node at {@code path} ("/" or "" for the root), reading only the trees on the way.
+   *
+   * @throws NoSuchFileException if the snapshot has no such path
+   */
+  public Node find(SnapshotManifest snapshot, String path) throws IOException {
+    Node node = root(snapshot);
+    for (String segment : segments(path)) {
+      Node next = node.isDirectory() ? tree(node).find(segment) : null;
+      if (next == null) {
+        throw new NoSuchFileException(path, null, "not in the snapshot");
+      }
+      node = next;
+    }
+    return node;
+  }
+
+  /** Entries under {@code start} (itself first), depth first in name order. */
+  public List<Entry> list(Node start, String startPath, boolean recursive) throws IOException {
+    List<Entry> out = new ArrayList<>();
+    if (!start.name().isEmpty()) {
+      out.add(new Entry(startPath, start));
+    }
+    if (start.isDirectory()) {
+      listChildren(start, startPath, recursive, out);
+    }
+    return out;
+  }
+
+  private void listChildren(Node dir, String dirPath, boolean recursive, List<Entry> out)
+      throws IOException {
+    for (Node child : tree(dir).nodes()) {
+      String childPath = join(dirPath, child.name());
+      out.add(new Entry(childPath, child));
+      if (recursive && child.isDirectory()) {
+        listChildren(child, childPath, true, out);
+      }
+    }
+  }
+
+  /** Writes a file's content to {@code out}, chunk by chunk. */
+  public void cat(Node file, OutputStream out) throws IOException {
+    if (!file.isFile()) {
+      throw new IllegalArgumentException(file.name() + " is not a file");
+    }
+    for (Id chunk : file.chunks()) {
+      out.write(repo.readChunk(chunk));
+    }
+  }
+
+  static List<String> segments(String path) {
+    List<String> out = new ArrayList<>();
+    for (String s : path.split("/")) {
+      if (!s.isEmpty() && !s.equals(".")) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  static String join(String dir, String name) {
+    return dir.endsWith("/") ? dir + name : dir + "/" + name;
+  }
+}
