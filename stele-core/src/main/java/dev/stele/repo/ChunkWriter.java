@@ -92,6 +92,29 @@ public final class ChunkWriter implements Closeable {
     }
   }
 
+  /**
+   * Stores a chunk already sealed, as read from another pack: maintenance uses it to copy live
+   * chunks out of a pack it will delete, without decrypting them.
+   */
+  public void copy(PackEntry entry, byte[] sealed) throws IOException {
+    rethrow();
+    Pack.Builder full = null;
+    synchronized (this) {
+      int slot = entry.type().ordinal();
+      if (current[slot] == null) {
+        current[slot] = new Pack.Builder(packSize + packSize / 8);
+      }
+      current[slot].add(entry.id(), entry.type(), sealed, entry.rawLength());
+      if (current[slot].size() >= packSize) {
+        full = current[slot];
+        current[slot] = null;
+      }
+    }
+    if (full != null) {
+      upload(full);
+    }
+  }
+
   /** Convenience: claims and stores {@code data} if new; returns its id either way. */
   public Id store(ChunkType type, byte[] data) throws IOException {
     Id id = repo.chunkId(data, 0, data.length);

@@ -13,7 +13,6 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -252,17 +251,25 @@ public final class Repository implements Closeable {
     return KdfParams.argon2id(KdfParams.DEFAULT_MEMORY_KIB, KdfParams.DEFAULT_ITERATIONS, salt);
   }
 
-  /** Names of tombstoned blobs (snapshots and keys). */
+  /** Names of tombstoned blobs (snapshots and keys). Unreadable tombstones are warned about. */
   public Set<String> tombstoned() throws IOException {
-    Set<String> targets = new HashSet<>();
+    return tombstones().keySet();
+  }
+
+  /** Every readable tombstone, by the name of what it forgets. */
+  public Map<String, Tombstone> tombstones() throws IOException {
+    Map<String, Tombstone> byTarget = new HashMap<>();
     for (Id id : list(BlobKind.TOMBSTONE)) {
       try {
-        targets.add(Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class).target());
+        Tombstone t = Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class);
+        byTarget.put(t.target(), t);
       } catch (BlobNotFoundException e) {
         // removed by maintenance after listing
+      } catch (CorruptBlobException e) {
+        warn(e.getMessage());
       }
     }
-    return targets;
+    return byTarget;
   }
 
   @Override
