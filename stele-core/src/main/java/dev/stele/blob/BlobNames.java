@@ -2,7 +2,14 @@ package dev.stele.blob;
 
 import java.util.regex.Pattern;
 
-/** Validation of blob names, shared by every store so that they all accept the same names. */
+/**
+ * Validation of blob names, shared by every store so that they all accept the same names.
+ *
+ * <p>A name is one or more segments of {@code [A-Za-z0-9._-]} separated by {@code /}; no segment is
+ * empty, {@code .} or {@code ..}, and the first segment does not start with {@code .}: names
+ * starting with a dot are reserved for a store's own bookkeeping (the filesystem store keeps its
+ * temporary files and retention records under {@code .tmp/} and {@code .retention/}).
+ */
 public final class BlobNames {
   private static final Pattern SEGMENT = Pattern.compile("[A-Za-z0-9._-]+");
 
@@ -16,6 +23,9 @@ public final class BlobNames {
   public static String check(String name) {
     if (name == null || name.isEmpty()) {
       throw new IllegalArgumentException("empty blob name");
+    }
+    if (name.startsWith(".")) {
+      throw new IllegalArgumentException("blob names starting with '.' are reserved: " + name);
     }
     for (String segment : name.split("/", -1)) {
       if (!SEGMENT.matcher(segment).matches() || segment.equals(".") || segment.equals("..")) {

@@ -24,7 +24,10 @@ import java.util.List;
  * </ul>
  *
  * <p>Names are made of {@code [A-Za-z0-9._-]} segments separated by {@code /}; no segment is empty,
- * {@code .} or {@code ..}. See {@link BlobNames}.
+ * {@code .} or {@code ..}, and no name starts with {@code .}. See {@link BlobNames}. Every method
+ * throws {@link IllegalArgumentException} for an invalid name. A name should not also be a leading
+ * run of segments of another name ({@code a} and {@code a/b}): a filesystem cannot hold both, and a
+ * store may refuse the second create with an {@link IOException}.
  *
  * <p>Concurrency: implementations are safe for use by many threads at once, and by several
  * processes sharing the same storage.

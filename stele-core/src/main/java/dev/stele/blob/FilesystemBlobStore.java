@@ -1,0 +1,361 @@
+package dev.stele.blob;
+
+import java.io.EOFException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileSystemException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A blob store in a local or mounted directory: each name segment is a directory, each blob a file.
+ *
+ * <p>Layout under the root:
+ *
+ * <pre>
+ *   packs/ab/ab12…          a published blob, read-only (0444)
+ *   .tmp/&lt;random&gt;.tmp       a write in progress, or left by a writer that crashed
+ *   .retention/&lt;name&gt;/…     retention records, see {@link RetentionRecords}
+ * </pre>
+ *
+ * <p>A create writes a temporary file, forces it to disk, and publishes it with a hard link, which
+ * the operating system refuses if the name exists: two writers of one name, in one process or
+ * several, get exactly one winner and never a replaced file. Retention is recorded <em>before</em>
+ * the blob is published, so a crash cannot leave a published blob without its retention.
+ *
+ * <p>The filesystem enforces neither retention nor immutability against anyone who bypasses this
+ * class, so {@link #capabilities()} reports no object lock: this store records retention and
+ * refuses deletes itself, and marks published files read-only as a guard against accidents.
+ *
+ * <p>Limits: a name cannot also be a directory of other names ({@code a} and {@code a/b}); such a
+ * create fails with an {@link IOException}. Directories emptied by deletes are left in place. On a
+ * case-insensitive filesystem, names differing only in case collide. Temporary files left by a
+ * crashed writer are never listed; {@link #removeStaleTemporaries} removes them.
+ *
+ * <p>Concurrency: safe for many threads and for several processes sharing the root. Within one JVM,
+ * delete and extendRetention of the same name are serialised, so a delete never slips in between an
+ * extension's check and its record; across processes only one should delete at a time (maintenance,
+ * by design).
+ */
+public final class FilesystemBlobStore implements BlobStore {
+  private static final String TEMPORARIES = ".tmp";
+  private static final String RETENTION = ".retention";
+  private static final Capabilities CAPABILITIES = new Capabilities(false, false, true, false);
+
+  // Shared by every instance: two stores opened on one root in one JVM must still exclude.
+  private static final ReentrantLock[] STRIPES = new ReentrantLock[64];
+
+  static {
+    for (int i = 0; i < STRIPES.length; i++) {
+      STRIPES[i] = new ReentrantLock();
+    }
+  }
+
+  private final Path root;
+  private final Path temporaries;
+  private final RetentionRecords retentions;
+  private final Clock clock;
+
+  /** A store rooted at {@code root}, judging retention by {@code clock}; creates nothing yet. */
+  public FilesystemBlobStore(Path root, Clock clock) {
+    this.root = root.toAbsolutePath().normalize();
+    this.temporaries = this.root.resolve(TEMPORARIES);
+    this.retentions = new RetentionRecords(this.root.resolve(RETENTION), temporaries);
+    this.clock = Objects.requireNonNull(clock, "clock");
+  }
+
+  /** A store rooted at {@code root} that judges retention by the system clock. */
+  public static FilesystemBlobStore open(Path root) {
+    return new FilesystemBlobStore(root, Clock.systemUTC());
+  }
+
+  @Override
+  public void create(String name, byte[] data, Retention retention) throws IOException {
+    Path target = path(name);
+    Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(retention, "retention");
+    // Checked first so that a refused create leaves the existing blob's retention alone. A racing
+    // loser that passes this check adds its retention to the winner's: longer, never shorter.
+    if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+      throw new IOException(name + ": the name is a directory of other blobs");
+    }
+    if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+      throw new BlobExistsException(name);
+    }
+    Path parent = target.getParent();
+    boolean newDirectories = !Files.isDirectory(parent);
+    createParents(name, parent);
+    retentions.add(name, retention);
+    Path temp = FileSync.writeTemporary(temporaries, data);
+    try {
+      FileSync.makeReadOnly(temp);
+      publish(name, temp, target);
+    } finally {
+      FileSync.deleteIfExists(temp);
+    }
+    FileSync.syncDirectory(parent);
+    if (newDirectories) {
+      for (Path dir = parent.getParent(); dir != null && dir.startsWith(root); ) {
+        FileSync.syncDirectory(dir);
+        dir = dir.getParent();
+      }
+    }
+  }
+
+  private void createParents(String name, Path parent) throws IOException {
+    try {
+      Files.createDirectories(parent);
+    } catch (FileSystemException e) {
+      for (Path dir = parent; dir.startsWith(root) && !dir.equals(root); dir = dir.getParent()) {
+        if (Files.isRegularFile(dir, LinkOption.NOFOLLOW_LINKS)) {
+          throw new IOException(name + ": " + nameOf(dir) + " is a blob, not a directory", e);
+        }
+      }
+      throw e;
+    }
+  }
+
+  private static void publish(String name, Path temp, Path target) throws IOException {
+    try {
+      Files.createLink(target, temp);
+    } catch (FileAlreadyExistsException e) {
+      if (Files.isDirectory(target, LinkOption.NOFOLLOW_LINKS)) {
+        throw new IOException(name + ": the name is a directory of other blobs", e);
+      }
+      throw new BlobExistsException(name);
+    } catch (UnsupportedOperationException e) {
+      // No hard links here (some network and FAT filesystems). A move without REPLACE_EXISTING
+      // never replaces, but its existence check is not atomic with the rename.
+      try {
+        Files.move(temp, target);
+      } catch (FileAlreadyExistsException exists) {
+        throw new BlobExistsException(name);
+      }
+    }
+  }
+
+  @Override
+  public byte[] read(String name) throws IOException {
+    Path file = path(name);
+    try {
+      return Files.readAllBytes(file);
+    } catch (NoSuchFileException e) {
+      throw new BlobNotFoundException(name);
+    } catch (IOException e) {
+      throw notABlob(name, file, e);
+    }
+  }
+
+  @Override
+  public byte[] read(String name, long offset, int length) throws IOException {
+    Path file = path(name);
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+    }
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = in.size();
+      if (offset + length > size) {
+        throw new EOFException(
+            name + ": range " + offset + "+" + length + " goes past the end (" + size + " bytes)");
+      }
+      ByteBuffer buffer = ByteBuffer.allocate(length);
+      while (buffer.hasRemaining()) {
+        if (in.read(buffer, offset + buffer.position()) < 0) {
+          throw new EOFException(name + ": shrank while being read");
+        }
+      }
+      return buffer.array();
+    } catch (NoSuchFileException e) {
+      throw new BlobNotFoundException(name);
+    } catch (IOException e) {
+      throw notABlob(name, file, e);
+    }
+  }
+
+  /** A directory (a prefix of other names) is not a blob; anything else is a real failure. */
+  private static IOException notABlob(String name, Path file, IOException e) {
+    return Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) ? new BlobNotFoundException(name) : e;
+  }
+
+  @Override
+  public List<BlobInfo> list(String prefix) throws IOException {
+    BlobNames.checkPrefix(prefix);
+    // Walk only the deepest directory the prefix names; a partial last segment filters below.
+    int slash = prefix.lastIndexOf('/');
+    Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
+    List<BlobInfo> found = new ArrayList<>();
+    if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
+      return found;
+    }
+    Files.walkFileTree(
+        start,
+        new SimpleFileVisitor<>() {
+          @Override
+          public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+            boolean reserved = dir.getParent() != null && dir.getParent().equals(root);
+            return reserved && dir.getFileName().toString().startsWith(".")
+                ? FileVisitResult.SKIP_SUBTREE
+                : FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+            String name = nameOf(file);
+            if (attrs.isRegularFile() && name.startsWith(prefix) && !name.startsWith(".")) {
+              found.add(new BlobInfo(name, attrs.size(), attrs.lastModifiedTime().toInstant()));
+            }
+            return FileVisitResult.CONTINUE;
+          }
+
+          @Override
+          public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+            if (e instanceof NoSuchFileException) {
+              return FileVisitResult.CONTINUE; // deleted while we walked
+            }
+            throw e;
+          }
+        });
+    found.sort(Comparator.comparing(BlobInfo::name));
+    return found;
+  }
+
+  @Override
+  public BlobInfo stat(String name) throws IOException {
+    BasicFileAttributes attrs = attributes(name);
+    return new BlobInfo(name, attrs.size(), attrs.lastModifiedTime().toInstant());
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    Path file = path(name);
+    ReentrantLock lock = stripe(name);
+    lock.lock();
+    try {
+      attributes(name);
+      Retention retention = retentions.read(name);
+      if (retention.retainedAt(clock.instant())) {
+        throw new BlobRetainedException(name, retention);
+      }
+      if (!FileSync.deleteIfExists(file)) {
+        throw new BlobNotFoundException(name);
+      }
+      FileSync.syncDirectory(file.getParent());
+      retentions.remove(name);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  @Override
+  public Retention retention(String name) throws IOException {
+    attributes(name);
+    return retentions.read(name);
+  }
+
+  @Override
+  public Retention extendRetention(String name, Retention.Mode mode, Instant until)
+      throws IOException {
+    path(name);
+    Objects.requireNonNull(mode, "mode");
+    Objects.requireNonNull(until, "until");
+    ReentrantLock lock = stripe(name);
+    lock.lock();
+    try {
+      attributes(name);
+      Retention current = retentions.read(name);
+      if (mode == Retention.Mode.NONE || !until.isAfter(current.until())) {
+        return current;
+      }
+      retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
+      return retentions.read(name);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Deletes temporary files last modified before {@code olderThan}: what writers that crashed
+   * mid-create left behind. Pick an instant well before any create still in progress could have
+   * started (an hour ago, say); a younger temporary file may be one being written.
+   *
+   * @return how many files were removed
+   */
+  public int removeStaleTemporaries(Instant olderThan) throws IOException {
+    int removed = 0;
+    List<Path> files;
+    try (var listing = Files.list(temporaries)) {
+      files = listing.toList();
+    } catch (NoSuchFileException e) {
+      return 0;
+    }
+    for (Path file : files) {
+      try {
+        BasicFileAttributes attrs =
+            Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        if (attrs.isRegularFile()
+            && attrs.lastModifiedTime().toInstant().isBefore(olderThan)
+            && FileSync.deleteIfExists(file)) {
+          removed++;
+        }
+      } catch (NoSuchFileException e) {
+        // its writer finished and removed it meanwhile
+      }
+    }
+    return removed;
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return CAPABILITIES;
+  }
+
+  @Override
+  public String describe() {
+    return root.toString();
+  }
+
+  @Override
+  public String toString() {
+    return "FilesystemBlobStore[" + root + "]";
+  }
+
+  private Path path(String name) {
+    return root.resolve(BlobNames.check(name));
+  }
+
+  private String nameOf(Path file) {
+    return root.relativize(file).toString().replace(file.getFileSystem().getSeparator(), "/");
+  }
+
+  private BasicFileAttributes attributes(String name) throws IOException {
+    try {
+      BasicFileAttributes attrs =
+          Files.readAttributes(path(name), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+      if (attrs.isRegularFile()) {
+        return attrs;
+      }
+    } catch (NoSuchFileException e) {
+      // fall through
+    }
+    throw new BlobNotFoundException(name);
+  }
+
+  private static ReentrantLock stripe(String name) {
+    return STRIPES[Math.floorMod(name.hashCode(), STRIPES.length)];
+  }
+}
