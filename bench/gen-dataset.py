@@ -371,7 +371,8 @@ def mutate(root, seed):
     if n == 0:
         sys.exit(f"error: {root} holds no files")
     dirs = sorted({os.path.dirname(f) for f in files})
-    big = [f for f in files if f.startswith(BIG_DIR + os.sep)]
+    # The 5 biggest random files (the 16-48 MiB ones, topped up from the smaller random files).
+    big = [f for f in files if f.startswith("random" + os.sep)]
     big.sort(key=lambda f: (-os.path.getsize(os.path.join(root, f)), f))
     big = big[:5]
     logs = [f for f in files if f.startswith(LOG_DIR + os.sep)]
@@ -406,7 +407,7 @@ def mutate(root, seed):
 
     logw = LogWriter(rng)
     for rel in to_app:                        # grow at the end, text or binary
-        nbytes = log_uniform(rng, 256, 64 * KiB)
+        nbytes = log_uniform(rng, KiB, 64 * KiB)
         data = logw.text(nbytes) if rng.random() < 0.5 else rng.randbytes(nbytes)
         with open(os.path.join(root, rel), "ab") as f:
             f.write(data)
@@ -435,7 +436,7 @@ def mutate(root, seed):
 
     for i in range(n_new):                    # new files in existing directories
         d = rng.choice(dirs)
-        size = log_uniform(rng, KiB, 256 * KiB)
+        size = log_uniform(rng, KiB, 384 * KiB)
         if i % 2 == 0:
             rel = os.path.join(d, f"new-s{seed}-{i:05d}.bin")
             data = rng.randbytes(size)
