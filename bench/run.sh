@@ -209,7 +209,7 @@ mkdir -p "$BENCH_DIR"
 need=$(awk -v s="$BENCH_SIZE" 'BEGIN {
     u = toupper(substr(s, length(s))); m = 1
     if (u == "K") m = 2^10; else if (u == "M") m = 2^20; else if (u == "G") m = 2^30; else if (u == "T") m = 2^40
-    printf "%d", (s + 0) * m * 6 }')
+    printf "%.0f", (s + 0) * m * 6 }')
 avail=$(df -PB1 "$BENCH_DIR" | awk 'NR == 2 {print $4}')
 if ((avail < need)); then
     warn "$BENCH_DIR has $((avail >> 20)) MiB free; a $BENCH_SIZE run needs about $((need >> 20)) MiB"
