@@ -38,6 +38,7 @@ public final class Repository implements Closeable {
   private final ChunkCodec codec;
   private final byte[] blobKey;
   private final List<String> warnings = new ArrayList<>();
+  private final TreePackCache treePacks = new TreePackCache();
   private volatile Index index;
 
   Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
@@ -147,8 +148,11 @@ public final class Repository implements Closeable {
       throw new BlobNotFoundException("chunk " + id.hex() + " (in no index)");
     }
     PackEntry e = location.entry();
-    byte[] sealed = store.read(location.pack(), e.offset(), e.length());
-    return codec.open(location.pack(), e, sealed, 0);
+    String pack = location.pack();
+    if (e.type() == ChunkType.TREE) {
+      return codec.open(pack, e, treePacks.get(pack, () -> store.read(pack)), e.offset());
+    }
+    return codec.open(pack, e, store.read(pack, e.offset(), e.length()), 0);
   }
 
   /** Opens a chunk from a buffer read from its pack at {@code off}. */
