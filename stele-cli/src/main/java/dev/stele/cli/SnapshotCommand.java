@@ -1,0 +1,14 @@
+package dev.stele.cli;
+
+import picocli.CommandLine.Command;
+
+/** {@code stele snapshot …}: take, list, show, compare and forget snapshots. */
+@Command(
+    name = "snapshot",
+    description = "Take, list, show, compare and forget snapshots.",
+    subcommands = {
+      SnapshotCreateCommand.class,
+      SnapshotListCommand.class,
+      SnapshotShowCommand.class,
+    })
+final class SnapshotCommand extends GroupCommand {}
