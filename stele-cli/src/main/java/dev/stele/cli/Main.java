@@ -29,6 +29,8 @@ import picocli.CommandLine.ScopeType;
       LsCommand.class,
       CatCommand.class,
       RestoreCommand.class,
+      VerifyCommand.class,
+      MaintenanceCommand.class,
       DemoCommand.class,
     })
 public final class Main implements Callable<Integer> {

@@ -10,5 +10,7 @@ import picocli.CommandLine.Command;
       SnapshotCreateCommand.class,
       SnapshotListCommand.class,
       SnapshotShowCommand.class,
+      SnapshotDiffCommand.class,
+      SnapshotForgetCommand.class,
     })
 final class SnapshotCommand extends GroupCommand {}
