@@ -43,7 +43,7 @@ final class MaintenanceCommand extends GroupCommand {
         out()
             .printf(
                 "maintenance %s in %s%n",
-                dryRun ? "dry run: nothing " + would + "written" : "done", Format.seconds(seconds));
+                dryRun ? "dry run done" : "done", Format.seconds(seconds));
         return ExitCode.OK;
       }
     }
