@@ -72,7 +72,10 @@ final class Progress implements AutoCloseable {
     long done = bytes.get();
     long total = totalBytes.get();
     StringBuilder s = new StringBuilder(verb).append(": ");
-    s.append(files.get()).append(" files, ").append(Format.bytes(done));
+    if (!verb.equals("verify")) {
+      s.append(files.get()).append(" files, ");
+    }
+    s.append(Format.bytes(done));
     if (total > 0) {
       s.append(" of ")
           .append(Format.bytes(total))
