@@ -253,6 +253,29 @@ public final class Repository implements Closeable {
     return name;
   }
 
+  /**
+   * Removes a password by writing a tombstone for its key blob; the blob itself stays until
+   * maintenance may delete it, and the password no longer opens the repository.
+   *
+   * @param keyName the key blob's name, {@code keys/<sha256>}
+   * @param reason free text recorded in the tombstone
+   * @return the tombstone's id
+   * @throws IllegalArgumentException if {@code keyName} is the key this repository was opened with
+   *     (removing it would lock out the caller) or not a key blob name
+   * @throws BlobNotFoundException if no such key blob exists
+   */
+  public Id removeKey(String keyName, String reason) throws IOException {
+    if (!keyName.startsWith(KeyBlob.PREFIX)) {
+      throw new IllegalArgumentException(keyName + " is not a key blob name");
+    }
+    if (keyName.equals(this.keyName)) {
+      throw new IllegalArgumentException("refusing to remove the key in use (" + keyName + ")");
+    }
+    store.stat(keyName);
+    return writeBlob(
+        BlobKind.TOMBSTONE, Json.write(new Tombstone(keyName, clock.instant(), reason)));
+  }
+
   static KdfParams defaultKdf() {
     byte[] salt = new byte[16];
     RANDOM.nextBytes(salt);
