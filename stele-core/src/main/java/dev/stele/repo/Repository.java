@@ -182,6 +182,10 @@ public final class Repository implements Closeable {
     return ids;
   }
 
+  byte[] blobKey() {
+    return blobKey;
+  }
+
   /** The retention a blob created now gets. */
   public Retention newRetention() {
     return format.retentionFor(clock.instant());
@@ -256,13 +260,13 @@ public final class Repository implements Closeable {
     return tombstones().keySet();
   }
 
-  /** Every readable tombstone, by the name of what it forgets. */
-  public Map<String, Tombstone> tombstones() throws IOException {
-    Map<String, Tombstone> byTarget = new HashMap<>();
+  /** The ids of every readable tombstone, by the name of the blob it forgets. */
+  public Map<String, List<Id>> tombstones() throws IOException {
+    Map<String, List<Id>> byTarget = new HashMap<>();
     for (Id id : list(BlobKind.TOMBSTONE)) {
       try {
         Tombstone t = Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class);
-        byTarget.put(t.target(), t);
+        byTarget.computeIfAbsent(t.target(), k -> new ArrayList<>()).add(id);
       } catch (BlobNotFoundException e) {
         // removed by maintenance after listing
       } catch (CorruptBlobException e) {

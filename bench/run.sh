@@ -1,0 +1,290 @@
+#!/usr/bin/env bash
+# Benchmark Stele against restic and borg on the seeded dataset.
+# See bench/README.md.  Knobs (environment):
+#   BENCH_SIZE   dataset size, default 1G (e.g. 30M for a quick check)
+#   BENCH_RUNS   repetitions, default 1; the report shows medians (and min-max)
+#   BENCH_DIR    work directory, default bench/work (datasets are cached there)
+#   BENCH_SEED / BENCH_MUTATE_SEED   dataset and mutation seeds, default 1 / 2
+#   BENCH_TOOLS  tools to run, default "stele restic borg"
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BENCH_SIZE=${BENCH_SIZE:-1G}
+BENCH_RUNS=${BENCH_RUNS:-1}
+BENCH_DIR=${BENCH_DIR:-$ROOT/bench/work}
+BENCH_SEED=${BENCH_SEED:-1}
+BENCH_MUTATE_SEED=${BENCH_MUTATE_SEED:-2}
+BENCH_TOOLS=${BENCH_TOOLS:-stele restic borg}
+PASSWORD=stele-bench-not-a-secret
+STELE="$ROOT/stele"
+
+export RESTIC_PASSWORD=$PASSWORD STELE_PASSWORD=$PASSWORD BORG_PASSPHRASE=$PASSWORD
+export BORG_RELOCATED_REPO_ACCESS_IS_OK=yes BORG_UNKNOWN_UNENCRYPTED_REPO_ACCESS_IS_OK=yes
+export BORG_DISPLAY_PASSPHRASE=no BORG_DELETE_I_KNOW_WHAT_I_AM_DOING=YES
+
+say()  { printf '==> %s\n' "$*" >&2; }
+warn() { printf '\n!!! %s\n\n' "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+[[ $BENCH_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, got '$BENCH_RUNS'"
+[[ $BENCH_SIZE =~ ^[0-9.]+[KMGTkmgt]?$ ]] || die "BENCH_SIZE must look like 1G, 30M or 512K, got '$BENCH_SIZE'"
+
+# ------------------------------------------------------------------ tools
+
+ensure_packages() {
+    local missing=() pair
+    for pair in restic:restic borg:borgbackup rsync:rsync /usr/bin/time:time; do
+        command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
+    done
+    ((${#missing[@]} == 0)) && return 0
+    say "installing ${missing[*]}"
+    local sudo=()
+    ((EUID == 0)) || sudo=(sudo)
+    "${sudo[@]}" apt-get update -qq || die "apt-get update failed"
+    DEBIAN_FRONTEND=noninteractive "${sudo[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null \
+        || die "apt-get install ${missing[*]} failed"
+}
+
+STELE_NOTE=""
+ensure_stele() {
+    if [[ ! -x $STELE ]]; then
+        STELE_NOTE="launcher ./stele not found"
+        return 1
+    fi
+    if [[ ! -d $ROOT/stele-cli/target/stele/lib ]]; then
+        say "stele-cli/target/stele/lib is missing: building with mvn -B -q -DskipTests package"
+        if ! (cd "$ROOT" && mvn -B -q -DskipTests package) >"$BENCH_DIR/mvn.log" 2>&1; then
+            tail -n 20 "$BENCH_DIR/mvn.log" >&2
+            STELE_NOTE="mvn package failed (see $BENCH_DIR/mvn.log)"
+            return 1
+        fi
+    fi
+    return 0
+}
+
+tool_version() {
+    case $1 in
+        restic) restic version 2>/dev/null | head -n 1 ;;
+        borg) borg --version 2>/dev/null | head -n 1 ;;
+        stele) "$STELE" --version 2>/dev/null | head -n 1 || true ;;
+    esac
+}
+
+# ------------------------------------------------------------------ dataset
+
+# The cache key includes a hash of the generator, so changing it regenerates the data.
+DATA="$BENCH_DIR/data"
+GEN_HASH=$(sha256sum "$ROOT/bench/gen-dataset.py" | cut -c1-8)
+PRISTINE="$DATA/ds-$BENCH_SIZE-s$BENCH_SEED-g$GEN_HASH"
+MUTATED="$PRISTINE-m$BENCH_MUTATE_SEED"
+
+prepare_datasets() {
+    mkdir -p "$DATA"
+    if [[ ! -f $PRISTINE.done ]]; then
+        say "generating the $BENCH_SIZE dataset (seed $BENCH_SEED) in $PRISTINE"
+        rm -rf "$PRISTINE" "$PRISTINE.tmp"
+        python3 "$ROOT/bench/gen-dataset.py" --size "$BENCH_SIZE" --seed "$BENCH_SEED" "$PRISTINE.tmp" \
+            | tee "$PRISTINE.log" >&2
+        mv "$PRISTINE.tmp" "$PRISTINE"
+        touch "$PRISTINE.done"
+    else
+        say "using the cached dataset $PRISTINE"
+    fi
+    if [[ ! -f $MUTATED.done ]]; then
+        say "making the mutated copy (seed $BENCH_MUTATE_SEED) in $MUTATED"
+        rm -rf "$MUTATED" "$MUTATED.tmp"
+        cp -a "$PRISTINE" "$MUTATED.tmp"
+        python3 "$ROOT/bench/gen-dataset.py" --mutate "$MUTATED.tmp" --seed "$BENCH_MUTATE_SEED" \
+            | tee "$MUTATED.log" >&2
+        mv "$MUTATED.tmp" "$MUTATED"
+        touch "$MUTATED.done"
+    else
+        say "using the cached mutated copy $MUTATED"
+    fi
+}
+
+tree_bytes() { find "$1" -type f -printf '%s\n' | awk '{s += $1} END {printf "%d\n", s}'; }
+tree_files() { find "$1" -type f | wc -l; }
+
+# Read every file once so each step starts with a warm page cache.
+warm() { find "$@" -type f -print0 | xargs -0 -r cat >/dev/null; }
+
+# ------------------------------------------------------------------ steps
+
+W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>/ live here
+RESULTS="$W/results.tsv"    # run tool step wall user sys maxrss_kib status
+SIZES="$W/sizes.tsv"        # run tool point bytes
+FAILED_PEER=0
+MISMATCH=0
+declare -A BROKEN=()        # tool -> 1 once a step failed in the current run
+
+# tool_argv TOOL STEP: set ARGV to the command line of a step.
+tool_argv() {
+    local tool=$1 step=$2 repo="$W/repo-$1" target="$W/restore-$1"
+    local -a restic=(restic -q -r "$repo" --cache-dir "$W/cache-restic")
+    case $tool:$step in
+        restic:init)    ARGV=("${restic[@]}" init) ;;
+        restic:backup*) ARGV=("${restic[@]}" backup --host bench src) ;;
+        restic:restore) ARGV=("${restic[@]}" restore latest --target "$target") ;;
+        restic:verify)  ARGV=("${restic[@]}" check --read-data) ;;
+        borg:init)      ARGV=(borg init -e repokey "$repo") ;;
+        borg:backup*)   ARGV=(borg create "$repo::b${step#backup}" src) ;;
+        borg:restore)   ARGV=(borg extract "$repo::b3") ;;
+        borg:verify)    ARGV=(borg check --verify-data "$repo") ;;
+        stele:init)     ARGV=("$STELE" repo init --repo "$repo") ;;
+        stele:backup*)  ARGV=("$STELE" snapshot create --repo "$repo" src) ;;
+        stele:restore)  ARGV=("$STELE" restore --repo "$repo" latest --target "$target") ;;
+        stele:verify)   ARGV=("$STELE" verify --repo "$repo" --read-data) ;;
+        *) die "no command for $tool $step" ;;
+    esac
+}
+
+# run_step RUN TOOL STEP: time one step, append a line to results.tsv.
+run_step() {
+    local run=$1 tool=$2 step=$3 dir=$W
+    if [[ -n ${BROKEN[$tool]:-} ]]; then
+        printf '%s\t%s\t%s\t\t\t\t\tskipped\n' "$run" "$tool" "$step" >>"$RESULTS"
+        return 0
+    fi
+    if [[ $step == restore ]]; then
+        rm -rf "$W/restore-$tool"
+        mkdir -p "$W/restore-$tool"
+        [[ $tool == borg ]] && dir="$W/restore-$tool"
+    fi
+    tool_argv "$tool" "$step"
+    local log="$W/logs/run$run-$tool-$step.log" tf="$W/logs/run$run-$tool-$step.time"
+    case $step in
+        backup*) warm "$W/src" ;;
+        restore | verify) warm "$W/repo-$tool" ;;
+    esac
+    sync
+    local rc=0
+    (cd "$dir" && exec /usr/bin/time -o "$tf" -f '%e %U %S %M' "${ARGV[@]}") </dev/null >"$log" 2>&1 || rc=$?
+    local wall user sys rss
+    read -r wall user sys rss < <(tail -n 1 "$tf") || true
+    if ((rc != 0)); then
+        printf '%s\t%s\t%s\t\t\t\t\tfailed\n' "$run" "$tool" "$step" >>"$RESULTS"
+        BROKEN[$tool]=1
+        if [[ $tool == stele ]]; then
+            warn "stele $step failed (exit $rc): stele is reported as n/a for the rest of run $run; log: $log"
+            [[ -n $STELE_NOTE ]] || STELE_NOTE="stele $step failed in run $run (exit $rc), see $log"
+        else
+            FAILED_PEER=1
+            warn "$tool $step FAILED (exit $rc); log: $log"
+        fi
+        tail -n 15 "$log" >&2 || true
+        return 0
+    fi
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\n' "$run" "$tool" "$step" "$wall" "$user" "$sys" "$rss" >>"$RESULTS"
+    printf '    %-7s %-8s %7.2f s wall %7.2f CPU s %6d MiB RSS\n' "$tool" "$step" "$wall" \
+        "$(echo "$user $sys" | awk '{print $1 + $2}')" "$((rss / 1024))" >&2
+    case $step in
+        backup1 | backup2 | backup3)
+            printf '%s\t%s\t%s\t%s\n' "$run" "$tool" "$step" "$(du -sb "$W/repo-$tool" | cut -f1)" >>"$SIZES" ;;
+        restore) check_restore "$run" "$tool" ;;
+    esac
+}
+
+# The restored tree may sit at TARGET/src (relative path kept) or TARGET/<abs path>/src.
+check_restore() {
+    local run=$1 tool=$2 target="$W/restore-$2" got=""
+    for cand in "$target/src" "$target$W/src" "$target"; do
+        if [[ -d $cand && ! ( $cand == "$target" && -e $target/src ) ]]; then got=$cand; break; fi
+    done
+    if [[ -n $got ]] && diff -r "$W/src" "$got" >"$W/logs/run$run-$tool-diff.log" 2>&1; then
+        say "$tool restore is identical to src"
+    else
+        MISMATCH=1
+        printf '%s\t%s\trestore-diff\t\t\t\t\tfailed\n' "$run" "$tool" >>"$RESULTS"
+        warn "RESTORE MISMATCH: $tool restore differs from src (run $run); see $W/logs/run$run-$tool-diff.log"
+        head -n 20 "$W/logs/run$run-$tool-diff.log" >&2 || true
+    fi
+    rm -rf "$target"
+}
+
+# ------------------------------------------------------------------ main
+
+mkdir -p "$BENCH_DIR"
+# Datasets, src, three repositories and a restore need about 6x the dataset size.
+need=$(awk -v s="$BENCH_SIZE" 'BEGIN {
+    u = toupper(substr(s, length(s))); m = 1
+    if (u == "K") m = 2^10; else if (u == "M") m = 2^20; else if (u == "G") m = 2^30; else if (u == "T") m = 2^40
+    printf "%.0f", (s + 0) * m * 6 }')
+avail=$(df -PB1 "$BENCH_DIR" | awk 'NR == 2 {print $4}')
+if ((avail < need)); then
+    warn "$BENCH_DIR has $((avail >> 20)) MiB free; a $BENCH_SIZE run needs about $((need >> 20)) MiB"
+fi
+ensure_packages
+
+tools=()
+for t in $BENCH_TOOLS; do
+    case $t in
+        stele) if ensure_stele; then tools+=(stele); else warn "stele is n/a: $STELE_NOTE"; fi ;;
+        restic | borg) tools+=("$t") ;;
+        *) die "unknown tool '$t' in BENCH_TOOLS (use stele, restic, borg)" ;;
+    esac
+done
+((${#tools[@]} > 0)) || die "no tool to run"
+
+prepare_datasets
+
+rm -rf "$W"
+mkdir -p "$W/logs"
+: >"$RESULTS"
+: >"$SIZES"
+
+for ((run = 1; run <= BENCH_RUNS; run++)); do
+    # Rotate the tool order every run so no tool always goes first.
+    order=("${tools[@]:$(((run - 1) % ${#tools[@]}))}" "${tools[@]:0:$(((run - 1) % ${#tools[@]}))}")
+    say "run $run/$BENCH_RUNS, tool order: ${order[*]}"
+    BROKEN=()
+    for t in "${order[@]}"; do rm -rf "$W/repo-$t" "$W/restore-$t"; done
+    rm -rf "$W/cache-restic" "$W/borg-base"
+    export BORG_BASE_DIR="$W/borg-base"
+    rsync -a --delete "$PRISTINE/" "$W/src/"
+    for step in init backup1 backup2 backup3 restore verify; do
+        if [[ $step == backup3 ]]; then
+            say "rsync the mutated dataset into src"
+            rsync -a --delete "$MUTATED/" "$W/src/"
+        fi
+        say "run $run: $step"
+        for t in "${order[@]}"; do run_step "$run" "$t" "$step"; done
+    done
+done
+
+# ------------------------------------------------------------------ report
+
+mkdir -p "$ROOT/bench/results"
+out="$ROOT/bench/results/$(date +%Y-%m-%d)-$BENCH_SIZE.md"
+[[ -e $out ]] && out="$ROOT/bench/results/$(date +%Y-%m-%d-%H%M%S)-$BENCH_SIZE.md"
+{
+    echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
+    echo "size=$BENCH_SIZE"
+    echo "seed=$BENCH_SEED"
+    echo "mutate_seed=$BENCH_MUTATE_SEED"
+    echo "runs=$BENCH_RUNS"
+    echo "src_bytes=$(tree_bytes "$PRISTINE")"
+    echo "src_files=$(tree_files "$PRISTINE")"
+    echo "mut_bytes=$(tree_bytes "$MUTATED")"
+    echo "mut_files=$(tree_files "$MUTATED")"
+    echo "cpu=$(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo) x $(nproc)"
+    echo "kernel=$(uname -r)"
+    echo "stele_note=$STELE_NOTE"
+    echo "commit=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
+    for t in stele restic borg; do echo "version_$t=$(tool_version "$t")"; done
+    echo "java=$(java -version 2>&1 | head -n 1)"
+    echo "dataset_log=$PRISTINE.log"
+    echo "mutation_log=$MUTATED.log"
+} >"$W/meta.env"
+python3 "$ROOT/bench/report.py" "$W" >"$out"
+cat "$out"
+say "report written to ${out#"$ROOT"/}"
+
+if ((MISMATCH)); then
+    warn "AT LEAST ONE RESTORE DIFFERED FROM THE SOURCE: see the logs in $W/logs"
+    exit 1
+fi
+if ((FAILED_PEER)); then
+    warn "a peer tool failed: see the logs in $W/logs"
+    exit 1
+fi

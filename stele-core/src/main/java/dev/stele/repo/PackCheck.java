@@ -1,0 +1,83 @@
+package dev.stele.repo;
+
+import dev.stele.blob.BlobInfo;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+
+/**
+ * Reads every byte of a pack or key blob and says what is wrong with it. Each byte of a pack is
+ * covered: the magic is compared, each chunk opens under its own key, the footer opens and must
+ * list what the index says the pack holds, the trailer must point at the footer.
+ */
+public final class PackCheck {
+  private PackCheck() {}
+
+  /** Problems with pack {@code name} whose whole content is {@code bytes}; empty if none. */
+  public static List<String> check(
+      Repository repo, String name, byte[] bytes, List<PackEntry> indexed) {
+    List<String> problems = new ArrayList<>();
+    if (bytes.length < Pack.MAGIC.length + Pack.TRAILER
+        || !Arrays.equals(bytes, 0, Pack.MAGIC.length, Pack.MAGIC, 0, Pack.MAGIC.length)) {
+      problems.add("corrupted blob " + name + ": pack header damaged");
+      return problems;
+    }
+    List<PackEntry> footer;
+    try {
+      int length =
+          Pack.footerLength(
+              name, Arrays.copyOfRange(bytes, bytes.length - Pack.TRAILER, bytes.length));
+      int start = bytes.length - Pack.TRAILER - length;
+      if (start < Pack.MAGIC.length) {
+        throw new CorruptBlobException(name, "pack footer longer than the pack");
+      }
+      footer =
+          Pack.readFooter(
+              name, repo.blobKey(), Arrays.copyOfRange(bytes, start, start + length), start);
+    } catch (IOException e) {
+      problems.add(e.getMessage());
+      footer = null;
+    }
+    List<PackEntry> entries = footer != null ? footer : indexed;
+    if (entries == null) {
+      return problems;
+    }
+    if (footer != null
+        && indexed != null
+        && !new HashSet<>(footer).equals(new HashSet<>(indexed))) {
+      problems.add("corrupted blob " + name + ": footer does not list what the index says");
+    }
+    for (PackEntry e : entries) {
+      if (e.offset() + (long) e.length() > bytes.length) {
+        problems.add("corrupted blob " + name + ": chunk " + e.id().shortHex() + " past the end");
+        continue;
+      }
+      try {
+        repo.openChunk(name, e, bytes, e.offset());
+      } catch (IOException x) {
+        problems.add(x.getMessage());
+      }
+    }
+    return problems;
+  }
+
+  /** Problems with the key blobs: each must match its name and parse. */
+  public static List<String> checkKeys(Repository repo) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (BlobInfo info : repo.store().list(KeyBlob.PREFIX)) {
+      byte[] blob = repo.store().read(info.name());
+      if (!info.name().equals(KeyBlob.PREFIX + Sha256.of(blob).hex())) {
+        problems.add("corrupted blob " + info.name() + ": content does not match its name");
+        continue;
+      }
+      try {
+        KeyBlob.describe(info.name(), blob);
+      } catch (CorruptBlobException e) {
+        problems.add(e.getMessage());
+      }
+    }
+    return problems;
+  }
+}
