@@ -346,6 +346,13 @@ public final class Maintenance {
         return true;
       }
       try {
+        // Never send a delete for a blob still retained, even though the store would refuse it:
+        // on a versioned S3 bucket a delete without a version id is not refused, it adds a delete
+        // marker that hides the blob (write-once.md: no delete is attempted on a retained blob).
+        if (store.retention(name).retainedAt(repo.clock().instant())) {
+          deferred.add(name);
+          return false;
+        }
         store.delete(name);
         deleted.add(name);
         return true;
