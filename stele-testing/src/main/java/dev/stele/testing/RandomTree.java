@@ -177,9 +177,11 @@ public final class RandomTree {
 
   private void makeLinks(Path root, List<Path> dirs) throws IOException {
     Path target = writtenFiles.get(random.nextInt(writtenFiles.size()));
-    // Symbolic links: relative, absolute, to a directory, dangling, to itself's parent.
+    // Symbolic links: relative, absolute (dangling: the tree is moved around), to a directory,
+    // dangling, to its own parent.
     Files.createSymbolicLink(root.resolve("link-relative"), root.relativize(target));
-    Files.createSymbolicLink(root.resolve("link-absolute"), target.toAbsolutePath());
+    Files.createSymbolicLink(
+        root.resolve("link-absolute"), Path.of("/nonexistent/stele/" + target.getFileName()));
     Files.createSymbolicLink(root.resolve("link-dangling"), Path.of("does/not/exist"));
     if (dirs.size() > 1) {
       Files.createSymbolicLink(root.resolve("link-to-dir"), root.relativize(dirs.get(1)));
