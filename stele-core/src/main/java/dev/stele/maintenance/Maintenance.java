@@ -76,11 +76,14 @@ public final class Maintenance {
   public Result run(boolean dryRun) throws IOException {
     RepositoryFormat format = repo.format();
     Instant now = repo.clock().instant();
+    // Snapshots before the index: a writer writes its index blob before its manifest, so every
+    // manifest listed here has its chunks in the index loaded next. The other order fails the run
+    // whenever a backup finishes between the two reads.
+    Map<String, List<Id>> tombstones = repo.tombstones();
+    List<SnapshotCatalog.Entry> live = liveSnapshots(tombstones.keySet());
     repo.reloadIndex();
     Index index = repo.loadIndex();
     Map<Id, MaintenanceRecord> records = repo.maintenanceRecords();
-    Map<String, List<Id>> tombstones = repo.tombstones();
-    List<SnapshotCatalog.Entry> live = liveSnapshots(tombstones.keySet());
     Reachability reach = Reachability.of(repo, live, format.minimumRetention(), true);
 
     Map<String, BlobInfo> packs = new HashMap<>();
