@@ -21,7 +21,7 @@ public final class Aead {
   public static final int NONCE_BYTES = 12;
   public static final int TAG_BYTES = 16;
   public static final int OVERHEAD = NONCE_BYTES + TAG_BYTES;
-  private static final int SLICE = 16 * 1024;
+  private static final int SLICE = 4 * 1024;
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(Aead::newCipher);
 

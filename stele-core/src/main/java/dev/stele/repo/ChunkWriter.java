@@ -71,25 +71,10 @@ public final class ChunkWriter implements Closeable {
   public void put(Id id, ChunkType type, byte[] data, int off, int len) throws IOException {
     rethrow();
     byte[] sealed = codec.seal(id, type, data, off, len);
-    Pack.Builder full = null;
-    synchronized (this) {
-      int slot = type.ordinal();
-      if (current[slot] == null) {
-        current[slot] =
-            new Pack.Builder(type == ChunkType.DATA ? packSize + packSize / 8 : 1 << 20);
-      }
-      current[slot].add(id, type, sealed, len);
-      if (current[slot].size() >= packSize) {
-        full = current[slot];
-        current[slot] = null;
-      }
-    }
     chunksStored.incrementAndGet();
     bytesNew.addAndGet(len);
     bytesStored.addAndGet(sealed.length);
-    if (full != null) {
-      upload(full);
-    }
+    append(new PackEntry(id, type, 0, sealed.length, len), sealed);
   }
 
   /**
@@ -98,11 +83,15 @@ public final class ChunkWriter implements Closeable {
    */
   public void copy(PackEntry entry, byte[] sealed) throws IOException {
     rethrow();
+    append(entry, sealed);
+  }
+
+  private void append(PackEntry entry, byte[] sealed) throws IOException {
     Pack.Builder full = null;
     synchronized (this) {
       int slot = entry.type().ordinal();
       if (current[slot] == null) {
-        current[slot] = new Pack.Builder(packSize + packSize / 8);
+        current[slot] = new Pack.Builder();
       }
       current[slot].add(entry.id(), entry.type(), sealed, entry.rawLength());
       if (current[slot].size() >= packSize) {

@@ -1,6 +1,9 @@
 package dev.stele.repo;
 
 import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import com.github.luben.zstd.ZstdDecompressCtx;
+import com.github.luben.zstd.ZstdException;
 import java.io.IOException;
 
 /**
@@ -11,6 +14,12 @@ final class Compression {
   static final byte NONE = 0;
   static final byte ZSTD = 1;
 
+  // A zstd context allocates megabytes of tables; one per thread, reused, instead of one per call.
+  private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
+      ThreadLocal.withInitial(ZstdCompressCtx::new);
+  private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
+      ThreadLocal.withInitial(ZstdDecompressCtx::new);
+
   private Compression() {}
 
   /**
@@ -19,10 +28,12 @@ final class Compression {
   static Framed frame(byte[] data, int off, int len, int level) {
     if (level > 0 && len >= 64) {
       byte[] out = new byte[1 + (int) Zstd.compressBound(len)];
-      long n = Zstd.compressByteArray(out, 1, out.length - 1, data, off, len, level);
-      if (!Zstd.isError(n) && n < len) {
+      ZstdCompressCtx ctx = COMPRESSORS.get();
+      ctx.setLevel(level);
+      int n = ctx.compressByteArray(out, 1, out.length - 1, data, off, len);
+      if (n < len) {
         out[0] = ZSTD;
-        return new Framed(out, 1 + (int) n);
+        return new Framed(out, 1 + n);
       }
     }
     byte[] out = new byte[1 + len];
@@ -48,8 +59,13 @@ final class Compression {
       throw new CorruptBlobException(where, "unknown compression " + framed[0]);
     }
     byte[] out = new byte[rawLength];
-    long n = Zstd.decompressByteArray(out, 0, rawLength, framed, 1, framed.length - 1);
-    if (Zstd.isError(n) || n != rawLength) {
+    int n;
+    try {
+      n = DECOMPRESSORS.get().decompressByteArray(out, 0, rawLength, framed, 1, framed.length - 1);
+    } catch (ZstdException e) {
+      throw new CorruptBlobException(where, "zstd payload does not decompress: " + e.getMessage());
+    }
+    if (n != rawLength) {
       throw new CorruptBlobException(where, "zstd payload does not decompress to its length");
     }
     return out;

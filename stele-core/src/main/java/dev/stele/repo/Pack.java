@@ -39,18 +39,17 @@ public final class Pack {
     return PREFIX + HexFormat.of().formatHex(random);
   }
 
-  /** Builds one pack in memory. Concurrency: not thread-safe; the pack writer confines it. */
+  /**
+   * Builds one pack in memory. Sealed chunks are kept as they are and copied once, into an array of
+   * the exact final size, by {@link #finish}.
+   *
+   * <p>Concurrency: not thread-safe; the pack writer confines it.
+   */
   static final class Builder {
     private final String name = newName();
-    private byte[] buf;
-    private int size;
+    private final List<byte[]> chunks = new ArrayList<>();
     private final List<PackEntry> entries = new ArrayList<>();
-
-    Builder(int capacity) {
-      buf = new byte[Math.max(capacity, 1024)];
-      System.arraycopy(MAGIC, 0, buf, 0, MAGIC.length);
-      size = MAGIC.length;
-    }
+    private int size = MAGIC.length;
 
     String name() {
       return name;
@@ -69,13 +68,12 @@ public final class Pack {
     }
 
     void add(Id id, ChunkType type, byte[] sealed, int rawLength) {
-      ensure(sealed.length);
-      System.arraycopy(sealed, 0, buf, size, sealed.length);
+      chunks.add(sealed);
       entries.add(new PackEntry(id, type, size, sealed.length, rawLength));
       size += sealed.length;
     }
 
-    /** The finished pack: chunks, sealed footer, trailer. */
+    /** The finished pack: magic, chunks, sealed footer, trailer. */
     byte[] finish(byte[] blobKey) {
       ByteBuffer table = ByteBuffer.allocate(4 + entries.size() * PackEntry.ENCODED_BYTES);
       table.putInt(entries.size());
@@ -83,19 +81,19 @@ public final class Pack {
         IndexCodec.putEntry(table, e);
       }
       byte[] footer = Aead.seal(blobKey, name.getBytes(StandardCharsets.UTF_8), table.array());
-      ensure(footer.length + TRAILER);
-      System.arraycopy(footer, 0, buf, size, footer.length);
-      size += footer.length;
-      ByteBuffer.wrap(buf, size, 4).putInt(footer.length);
-      System.arraycopy(END, 0, buf, size + 4, 4);
-      size += TRAILER;
-      return buf.length == size ? buf : Arrays.copyOf(buf, size);
-    }
-
-    private void ensure(int more) {
-      if (size + more > buf.length) {
-        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+      byte[] out = new byte[size + footer.length + TRAILER];
+      System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
+      int pos = MAGIC.length;
+      for (byte[] chunk : chunks) {
+        System.arraycopy(chunk, 0, out, pos, chunk.length);
+        pos += chunk.length;
       }
+      chunks.clear();
+      System.arraycopy(footer, 0, out, pos, footer.length);
+      pos += footer.length;
+      ByteBuffer.wrap(out, pos, 4).putInt(footer.length);
+      System.arraycopy(END, 0, out, pos + 4, 4);
+      return out;
     }
   }
 
