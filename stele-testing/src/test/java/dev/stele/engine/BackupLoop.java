@@ -4,7 +4,6 @@ import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Backup;
 import dev.stele.testing.RandomTree;
-import dev.stele.testing.TestRepositories;
 import java.nio.file.Path;
 import java.time.Clock;
 

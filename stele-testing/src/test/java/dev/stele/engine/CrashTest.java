@@ -1,7 +1,7 @@
 package dev.stele.engine;
 
-import static dev.stele.testing.TestRepositories.backup;
-import static dev.stele.testing.TestRepositories.restore;
+import static dev.stele.engine.TestRepositories.backup;
+import static dev.stele.engine.TestRepositories.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +17,6 @@ import dev.stele.testing.FaultInjectingBlobStore;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
-import dev.stele.testing.TestRepositories;
 import dev.stele.testing.TreeAssert;
 import java.io.BufferedReader;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.stele.testing;
+package dev.stele.engine;
 
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
@@ -22,7 +22,7 @@ import java.util.List;
  * small chunks (4/16/64 KiB) and small packs (256 KiB), so that a few MiB of data make many chunks
  * and many packs.
  */
-public final class TestRepositories {
+final class TestRepositories {
   public static final String PASSWORD = "correct horse battery staple";
   public static final ChunkerParams SMALL_CHUNKS = new ChunkerParams(4 << 10, 16 << 10, 64 << 10);
   public static final int SMALL_PACKS = 256 << 10;
