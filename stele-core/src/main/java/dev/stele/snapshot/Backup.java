@@ -102,6 +102,10 @@ public final class Backup {
         throw new NoSuchFileException(p.toString(), null, "source does not exist");
       }
     }
+    // A fresh index for every backup: one loaded earlier by this long-lived Repository does not
+    // know the packs maintenance has marked (and may since have deleted) and would let this
+    // backup reuse chunks from them.
+    repo.reloadIndex();
     repo.loadIndex();
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
