@@ -1,15 +1,10 @@
 package dev.stele.cli;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import dev.stele.blob.BlobInfo;
-import dev.stele.repo.Json;
 import dev.stele.repo.KeyBlob;
 import dev.stele.repo.Repository;
 import java.io.IOException;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -26,25 +21,15 @@ final class KeysCommand extends GroupCommand {
   record Key(String id, Instant created, String host, boolean current) {}
 
   static List<Key> keys(Repository repo) throws IOException {
-    Set<String> removed = repo.tombstoned();
-    List<Key> keys = new ArrayList<>();
-    for (BlobInfo info : repo.store().list(KeyBlob.PREFIX)) {
-      if (removed.contains(info.name())) {
-        continue;
-      }
-      // The unsealed part of a key blob is plain JSON (see KeyBlob); read without the engine.
-      JsonNode json = Json.MAPPER.readTree(repo.store().read(info.name()));
-      Instant created =
-          json.hasNonNull("created") ? Instant.parse(json.get("created").asText()) : null;
-      String host = json.hasNonNull("host") ? json.get("host").asText() : "";
-      keys.add(
-          new Key(
-              info.name().substring(KeyBlob.PREFIX.length()),
-              created,
-              host,
-              info.name().equals(repo.keyName())));
-    }
-    return keys;
+    return repo.keys().stream()
+        .map(
+            k ->
+                new Key(
+                    k.name().substring(KeyBlob.PREFIX.length()),
+                    k.created(),
+                    k.host(),
+                    k.current()))
+        .toList();
   }
 
   @Command(name = "add", description = "Add a password.")

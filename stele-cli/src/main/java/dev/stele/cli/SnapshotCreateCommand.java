@@ -60,13 +60,7 @@ final class SnapshotCreateCommand extends StelCommand {
     CliEnvironment env = env();
     try (Repository repo = repository.open(env)) {
       String hostName = host != null ? host : Hosts.name();
-      List<String> absolute =
-          paths.stream()
-              .map(p -> p.toAbsolutePath().normalize())
-              .distinct()
-              .sorted()
-              .map(Path::toString)
-              .toList();
+      List<String> absolute = Backup.sourcePaths(paths);
       SnapshotCatalog catalog = new SnapshotCatalog(repo);
       SnapshotCatalog.Entry parentEntry =
           parent != null ? catalog.resolve(parent) : catalog.latest(hostName, absolute);
@@ -84,9 +78,16 @@ final class SnapshotCreateCommand extends StelCommand {
         BackupListener listener =
             new BackupListener() {
               @Override
+              public void bytesRead(long bytes) {
+                progress.bytes.addAndGet(bytes);
+              }
+
+              @Override
               public void fileDone(Path path, long bytes, boolean reused) {
                 progress.files.incrementAndGet();
-                progress.bytes.addAndGet(bytes);
+                if (reused) {
+                  progress.bytes.addAndGet(bytes);
+                }
               }
 
               @Override

@@ -11,6 +11,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -274,6 +275,24 @@ public final class Repository implements Closeable {
     store.stat(keyName);
     return writeBlob(
         BlobKind.TOMBSTONE, Json.write(new Tombstone(keyName, clock.instant(), reason)));
+  }
+
+  /** A password's key blob, as its public part describes it. */
+  public record KeyInfo(String name, Instant created, String host, boolean current) {}
+
+  /** The key blobs no tombstone removes, oldest first. */
+  public List<KeyInfo> keys() throws IOException {
+    Set<String> removed = tombstoned();
+    List<KeyInfo> keys = new ArrayList<>();
+    for (BlobInfo info : store.list(KeyBlob.PREFIX)) {
+      if (!removed.contains(info.name())) {
+        KeyBlob.Stored stored = KeyBlob.describe(info.name(), store.read(info.name()));
+        keys.add(
+            new KeyInfo(info.name(), stored.created(), stored.host(), info.name().equals(keyName)));
+      }
+    }
+    keys.sort(java.util.Comparator.comparing(KeyInfo::created));
+    return keys;
   }
 
   static KdfParams defaultKdf() {

@@ -95,8 +95,7 @@ public final class Backup {
   public Result run(List<Path> sources) throws IOException {
     Instant started = repo.clock().instant();
     long t0 = System.nanoTime();
-    List<Path> absolute =
-        sources.stream().map(p -> p.toAbsolutePath().normalize()).distinct().sorted().toList();
+    List<Path> absolute = sources(sources);
     for (Path p : absolute) {
       if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
         throw new NoSuchFileException(p.toString(), null, "source does not exist");
@@ -122,7 +121,7 @@ public final class Backup {
               started,
               options.host(),
               Hosts.user(),
-              absolute.stream().map(Path::toString).toList(),
+              sourcePaths(sources),
               options.tags(),
               options.parentId(),
               root.hex(),
@@ -145,6 +144,15 @@ public final class Backup {
       sealers.shutdownNow();
       writer.close();
     }
+  }
+
+  /** The sources as a snapshot records them: absolute, normalized, without duplicates, sorted. */
+  public static List<String> sourcePaths(List<Path> sources) {
+    return sources(sources).stream().map(Path::toString).toList();
+  }
+
+  private static List<Path> sources(List<Path> sources) {
+    return sources.stream().map(p -> p.toAbsolutePath().normalize()).distinct().sorted().toList();
   }
 
   /**
@@ -316,6 +324,7 @@ public final class Backup {
                   (buf, off, len) -> {
                     Id id = repo.chunkId(buf, off, len);
                     ids.add(id);
+                    listener.bytesRead(len);
                     if (writer.claim(id)) {
                       seal(id, Arrays.copyOfRange(buf, off, off + len));
                     }
