@@ -22,14 +22,20 @@ final class FileSync {
 
   private FileSync() {}
 
+  /** Largest single read or write handed to a channel. */
+  static final int IO_SLICE = 1 << 20;
+
   /** Writes {@code data} to a new, uniquely named file in {@code dir} and forces it to disk. */
   static Path writeTemporary(Path dir, byte[] data) throws IOException {
     Files.createDirectories(dir);
     Path temp = dir.resolve(UUID.randomUUID() + ".tmp");
     try (FileChannel out =
         FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      // In slices: the JDK copies a heap buffer into a temporary direct buffer of the same size
+      // and caches it per thread, so one 16 MiB write would pin 16 MiB of native memory.
       ByteBuffer buffer = ByteBuffer.wrap(data);
-      while (buffer.hasRemaining()) {
+      while (buffer.position() < data.length) {
+        buffer.limit(Math.min(data.length, buffer.position() + IO_SLICE));
         out.write(buffer);
       }
       out.force(true);

@@ -174,7 +174,8 @@ public final class FilesystemBlobStore implements BlobStore {
             name + ": range " + offset + "+" + length + " goes past the end (" + size + " bytes)");
       }
       ByteBuffer buffer = ByteBuffer.allocate(length);
-      while (buffer.hasRemaining()) {
+      while (buffer.position() < length) {
+        buffer.limit(Math.min(length, buffer.position() + FileSync.IO_SLICE));
         if (in.read(buffer, offset + buffer.position()) < 0) {
           throw new EOFException(name + ": shrank while being read");
         }

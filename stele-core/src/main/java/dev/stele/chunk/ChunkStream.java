@@ -75,7 +75,9 @@ public final class ChunkStream {
         end -= start;
         start = 0;
         while (end < buf.length) {
-          int n = source.read(buf, end, buf.length - end);
+          // At most 1 MiB per read: the JDK reads a channel through a temporary direct buffer of
+          // the request's size, cached per thread.
+          int n = source.read(buf, end, Math.min(buf.length - end, 1 << 20));
           if (n < 0) {
             eof = true;
             break;

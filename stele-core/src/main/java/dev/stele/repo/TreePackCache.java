@@ -14,7 +14,7 @@ import java.util.Map;
  * <p>Concurrency: thread-safe; two threads missing the same pack at once may both read it.
  */
 final class TreePackCache {
-  private static final long BUDGET = 64L << 20;
+  private static final long BUDGET = 32L << 20;
   private final Map<String, byte[]> packs = new LinkedHashMap<>(16, 0.75f, true);
   private long bytes;
 

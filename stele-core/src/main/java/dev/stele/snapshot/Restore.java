@@ -42,6 +42,8 @@ public final class Restore {
   private static final int MAX_RANGE = 8 << 20;
   private static final int MAX_GAP = 256 << 10;
   private static final int PAGE = 4096;
+  // Writes of at most 1 MiB: the JDK copies heap buffers through a cached direct buffer as large.
+  private static final int WRITE_SLICE = 1 << 20;
 
   private final Repository repo;
   private final int threads;
@@ -322,7 +324,9 @@ public final class Restore {
           start = end;
           continue;
         }
-        while (end < data.length && !isZero(data, end, Math.min(data.length, end + PAGE))) {
+        while (end < data.length
+            && end - start < WRITE_SLICE
+            && !isZero(data, end, Math.min(data.length, end + PAGE))) {
           end = Math.min(data.length, end + PAGE);
         }
         ByteBuffer buf = ByteBuffer.wrap(data, start, end - start);
