@@ -76,11 +76,14 @@ public final class Maintenance {
   public Result run(boolean dryRun) throws IOException {
     RepositoryFormat format = repo.format();
     Instant now = repo.clock().instant();
+    // Snapshots before the index: a writer writes its index blob before its manifest, so every
+    // manifest listed here has its chunks in the index loaded next. The other order fails the run
+    // whenever a backup finishes between the two reads.
+    Map<String, List<Id>> tombstones = repo.tombstones();
+    List<SnapshotCatalog.Entry> live = liveSnapshots(tombstones.keySet());
     repo.reloadIndex();
     Index index = repo.loadIndex();
     Map<Id, MaintenanceRecord> records = repo.maintenanceRecords();
-    Map<String, List<Id>> tombstones = repo.tombstones();
-    List<SnapshotCatalog.Entry> live = liveSnapshots(tombstones.keySet());
     Reachability reach = Reachability.of(repo, live, format.minimumRetention(), true);
 
     Map<String, BlobInfo> packs = new HashMap<>();
@@ -346,6 +349,13 @@ public final class Maintenance {
         return true;
       }
       try {
+        // Never send a delete for a blob still retained, even though the store would refuse it:
+        // on a versioned S3 bucket a delete without a version id is not refused, it adds a delete
+        // marker that hides the blob (write-once.md: no delete is attempted on a retained blob).
+        if (store.retention(name).retainedAt(repo.clock().instant())) {
+          deferred.add(name);
+          return false;
+        }
         store.delete(name);
         deleted.add(name);
         return true;

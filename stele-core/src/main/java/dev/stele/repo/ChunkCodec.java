@@ -7,9 +7,10 @@ import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 
 /**
- * Seals one chunk for a pack: {@code nonce[12] ‖ AES-256-GCM(flag ‖ payload) ‖ tag[16]} under the
- * chunk's own key (HMAC of its id under the chunk-key subkey), with AAD {@code id ‖ type}. A chunk
- * therefore authenticates its own name: a pack entry moved, swapped or altered fails to open.
+ * Seals one chunk for a pack with {@link dev.stele.crypto.Aead} ({@code iv[16] ‖ ciphertext ‖
+ * tag[32]}) of {@code flag ‖ payload} under the chunk's own key (HMAC of its id under the chunk-key
+ * subkey), with AAD {@code id ‖ type}. A chunk therefore authenticates its own name: a pack entry
+ * moved, swapped or altered fails to open.
  *
  * <p>Concurrency: stateless apart from the immutable master key; safe for any number of threads.
  */

@@ -10,11 +10,12 @@ import javax.crypto.AEADBadTagException;
  * The sealed form of every standalone blob (index, snapshot, tombstone, maintenance record):
  *
  * <pre>
- * "STLB" | version u8 = 1 | kind u8 | nonce[12] | AES-256-GCM(flag u8 ‖ payload) | tag[16]
+ * "STLB" | version u8 = 1 | kind u8 | iv[16] | AES-256-CTR(flag u8 ‖ payload) | tag[32]
  * </pre>
  *
- * The key is the master key's blob subkey, the AAD the first six bytes. A blob is named {@code
- * <family>/<sha256 of all its bytes>}, so it verifies against its name before it is decrypted.
+ * sealed with {@link dev.stele.crypto.Aead} under the master key's blob subkey, AAD the first six
+ * bytes (the tag covers them). A blob is named {@code <family>/<sha256 of all its bytes>}, so it
+ * verifies against its name before it is decrypted.
  */
 final class Envelope {
   private static final byte[] MAGIC = "STLB".getBytes(StandardCharsets.US_ASCII);

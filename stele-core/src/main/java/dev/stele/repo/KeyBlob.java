@@ -15,8 +15,8 @@ import javax.crypto.AEADBadTagException;
  * derived from the password. Adding a password adds a blob; nothing is ever rewritten.
  *
  * <p>JSON: {@code {"version":1,"created":…,"host":…,"kdf":{…},"sealed":"<base64>"}}; {@code sealed}
- * is AES-256-GCM under the KDF output, AAD {@code "stele key v1"}, of the JSON {@code
- * {"secret":"<base64 master key>","format":"<sha256 hex of stele.format>"}}.
+ * is {@link dev.stele.crypto.Aead} under the KDF output, AAD {@code "stele key v1"}, of the JSON
+ * {@code {"secret":"<base64 master key>","format":"<sha256 hex of stele.format>"}}.
  */
 public final class KeyBlob {
   public static final String PREFIX = "keys/";

@@ -17,7 +17,7 @@ import javax.crypto.AEADBadTagException;
  * <pre>
  * "STLPACK1"                          8 bytes
  * sealed chunk ...                    see ChunkCodec
- * footer: AES-256-GCM(entry table)    blob subkey, AAD = the pack's name
+ * footer: Aead(entry table)          blob subkey, AAD = the pack name (UTF-8)
  * footer length u32 | "STLE"          8 bytes
  * entry table: count u32, then per entry: id[32] type u8 offset u32 length u32 rawLength u32
  * </pre>

@@ -11,6 +11,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,6 +39,7 @@ public final class Repository implements Closeable {
   private final ChunkCodec codec;
   private final byte[] blobKey;
   private final List<String> warnings = new ArrayList<>();
+  private final TreePackCache treePacks = new TreePackCache();
   private volatile Index index;
 
   Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
@@ -147,8 +149,11 @@ public final class Repository implements Closeable {
       throw new BlobNotFoundException("chunk " + id.hex() + " (in no index)");
     }
     PackEntry e = location.entry();
-    byte[] sealed = store.read(location.pack(), e.offset(), e.length());
-    return codec.open(location.pack(), e, sealed, 0);
+    String pack = location.pack();
+    if (e.type() == ChunkType.TREE) {
+      return codec.open(pack, e, treePacks.get(pack, () -> store.read(pack)), e.offset());
+    }
+    return codec.open(pack, e, store.read(pack, e.offset(), e.length()), 0);
   }
 
   /** Opens a chunk from a buffer read from its pack at {@code off}. */
@@ -247,6 +252,47 @@ public final class Repository implements Closeable {
     String name = KeyBlob.PREFIX + Sha256.of(blob).hex();
     store.create(name, blob, newRetention());
     return name;
+  }
+
+  /**
+   * Removes a password by writing a tombstone for its key blob; the blob itself stays until
+   * maintenance may delete it, and the password no longer opens the repository.
+   *
+   * @param keyName the key blob's name, {@code keys/<sha256>}
+   * @param reason free text recorded in the tombstone
+   * @return the tombstone's id
+   * @throws IllegalArgumentException if {@code keyName} is the key this repository was opened with
+   *     (removing it would lock out the caller) or not a key blob name
+   * @throws BlobNotFoundException if no such key blob exists
+   */
+  public Id removeKey(String keyName, String reason) throws IOException {
+    if (!keyName.startsWith(KeyBlob.PREFIX)) {
+      throw new IllegalArgumentException(keyName + " is not a key blob name");
+    }
+    if (keyName.equals(this.keyName)) {
+      throw new IllegalArgumentException("refusing to remove the key in use (" + keyName + ")");
+    }
+    store.stat(keyName);
+    return writeBlob(
+        BlobKind.TOMBSTONE, Json.write(new Tombstone(keyName, clock.instant(), reason)));
+  }
+
+  /** A password's key blob, as its public part describes it. */
+  public record KeyInfo(String name, Instant created, String host, boolean current) {}
+
+  /** The key blobs no tombstone removes, oldest first. */
+  public List<KeyInfo> keys() throws IOException {
+    Set<String> removed = tombstoned();
+    List<KeyInfo> keys = new ArrayList<>();
+    for (BlobInfo info : store.list(KeyBlob.PREFIX)) {
+      if (!removed.contains(info.name())) {
+        KeyBlob.Stored stored = KeyBlob.describe(info.name(), store.read(info.name()));
+        keys.add(
+            new KeyInfo(info.name(), stored.created(), stored.host(), info.name().equals(keyName)));
+      }
+    }
+    keys.sort(java.util.Comparator.comparing(KeyInfo::created));
+    return keys;
   }
 
   static KdfParams defaultKdf() {

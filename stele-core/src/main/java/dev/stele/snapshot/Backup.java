@@ -95,13 +95,16 @@ public final class Backup {
   public Result run(List<Path> sources) throws IOException {
     Instant started = repo.clock().instant();
     long t0 = System.nanoTime();
-    List<Path> absolute =
-        sources.stream().map(p -> p.toAbsolutePath().normalize()).distinct().sorted().toList();
+    List<Path> absolute = sources(sources);
     for (Path p : absolute) {
       if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
         throw new NoSuchFileException(p.toString(), null, "source does not exist");
       }
     }
+    // A fresh index for every backup: one loaded earlier by this long-lived Repository does not
+    // know the packs maintenance has marked (and may since have deleted) and would let this
+    // backup reuse chunks from them.
+    repo.reloadIndex();
     repo.loadIndex();
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
@@ -118,7 +121,7 @@ public final class Backup {
               started,
               options.host(),
               Hosts.user(),
-              absolute.stream().map(Path::toString).toList(),
+              sourcePaths(sources),
               options.tags(),
               options.parentId(),
               root.hex(),
@@ -141,6 +144,15 @@ public final class Backup {
       sealers.shutdownNow();
       writer.close();
     }
+  }
+
+  /** The sources as a snapshot records them: absolute, normalized, without duplicates, sorted. */
+  public static List<String> sourcePaths(List<Path> sources) {
+    return sources(sources).stream().map(Path::toString).toList();
+  }
+
+  private static List<Path> sources(List<Path> sources) {
+    return sources.stream().map(p -> p.toAbsolutePath().normalize()).distinct().sorted().toList();
   }
 
   /**
@@ -312,6 +324,7 @@ public final class Backup {
                   (buf, off, len) -> {
                     Id id = repo.chunkId(buf, off, len);
                     ids.add(id);
+                    listener.bytesRead(len);
                     if (writer.claim(id)) {
                       seal(id, Arrays.copyOfRange(buf, off, off + len));
                     }

@@ -9,6 +9,9 @@ import java.nio.file.Path;
 public interface BackupListener {
   BackupListener NONE = new BackupListener() {};
 
+  /** Bytes of a file being read were chunked (called often, per chunk). */
+  default void bytesRead(long bytes) {}
+
   /** A file was fully processed (read and chunked, or reused from the parent). */
   default void fileDone(Path path, long bytes, boolean reused) {}
 

@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>First it walks the trees under the path (reading nothing else), creates the directories and
  * plans which byte ranges of which packs feed which files. Then worker threads read each range
- * once, open its chunks and write them to every file position that uses them; all-zero chunks are
+ * once, open its chunks and write them to every file position that uses them; pages of zeros are
  * left as holes in files sized up front, so sparse files stay sparse. A file gets its mode, owner
  * and times as soon as its last chunk lands; hard links, symbolic links and directory metadata come
  * last.
@@ -41,6 +41,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class Restore {
   private static final int MAX_RANGE = 8 << 20;
   private static final int MAX_GAP = 256 << 10;
+  private static final int PAGE = 4096;
 
   private final Repository repo;
   private final int threads;
@@ -231,9 +232,8 @@ public final class Restore {
         failRange(List.of(slot), e.getMessage());
         continue;
       }
-      boolean zero = isZero(plain);
       for (Target t : slot.targets()) {
-        t.file().write(t.offset(), plain, zero);
+        t.file().write(t.offset(), plain);
       }
     }
     return null;
@@ -248,9 +248,10 @@ public final class Restore {
     }
   }
 
-  private static boolean isZero(byte[] data) {
-    for (byte b : data) {
-      if (b != 0) {
+  /** True if {@code data[from, to)} is all zeros. */
+  private static boolean isZero(byte[] data, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (data[i] != 0) {
         return false;
       }
     }
@@ -303,19 +304,33 @@ public final class Restore {
       this.node = node;
     }
 
-    synchronized void write(long offset, byte[] data, boolean zero) throws IOException {
+    /**
+     * Writes a chunk at {@code offset}, page by page, skipping pages of zeros: the file was sized
+     * up front, so they stay holes and a sparse file stays sparse.
+     */
+    synchronized void write(long offset, byte[] data) throws IOException {
       if (file == null) {
         Files.deleteIfExists(path);
         file = new RandomAccessFile(path.toFile(), "rw");
         file.setLength(node.size());
       }
-      if (!zero) {
-        FileChannel channel = file.getChannel();
-        ByteBuffer buf = ByteBuffer.wrap(data);
-        long pos = offset;
+      FileChannel channel = file.getChannel();
+      int start = 0;
+      while (start < data.length) {
+        int end = Math.min(data.length, start + PAGE);
+        if (isZero(data, start, end)) {
+          start = end;
+          continue;
+        }
+        while (end < data.length && !isZero(data, end, Math.min(data.length, end + PAGE))) {
+          end = Math.min(data.length, end + PAGE);
+        }
+        ByteBuffer buf = ByteBuffer.wrap(data, start, end - start);
+        long pos = offset + start;
         while (buf.hasRemaining()) {
           pos += channel.write(buf, pos);
         }
+        start = end;
       }
       listener.bytesWritten(data.length);
       if (--remaining == 0) {

@@ -1,0 +1,27 @@
+package dev.stele.cli;
+
+/**
+ * A failure the user can fix, already phrased for them: the command line prints its message as one
+ * line and exits with its code.
+ */
+public final class CliException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+  private final int exitCode;
+
+  public CliException(int exitCode, String message) {
+    super(message);
+    this.exitCode = exitCode;
+  }
+
+  public int exitCode() {
+    return exitCode;
+  }
+
+  static CliException usage(String message) {
+    return new CliException(ExitCode.USAGE, message);
+  }
+
+  static CliException notFound(String message) {
+    return new CliException(ExitCode.NOT_FOUND, message);
+  }
+}

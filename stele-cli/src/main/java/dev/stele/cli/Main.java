@@ -1,0 +1,129 @@
+package dev.stele.cli;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.Callable;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ScopeType;
+
+/**
+ * The {@code stele} command: parses the command line, runs one subcommand, and turns whatever it
+ * throws into one line on standard error and a documented {@link ExitCode}. {@link #run} does all
+ * of that against a {@link CliEnvironment}, so tests call it in-process; {@link #main} binds it to
+ * the real process.
+ */
+@Command(
+    name = "stele",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "Deduplicated, compressed, encrypted, write-once backups.",
+    footer = ExitCode.FOOTER,
+    subcommands = {
+      RepoCommand.class,
+      SnapshotCommand.class,
+      LsCommand.class,
+      CatCommand.class,
+      RestoreCommand.class,
+      VerifyCommand.class,
+      MaintenanceCommand.class,
+      DemoCommand.class,
+    })
+public final class Main implements Callable<Integer> {
+  @Option(
+      names = "--debug",
+      scope = ScopeType.INHERIT,
+      description = "Show stack traces and debug logs.")
+  boolean debug;
+
+  @Option(
+      names = {"-v", "--verbose"},
+      scope = ScopeType.INHERIT,
+      description = "Log what is happening (INFO level).")
+  boolean verbose;
+
+  final CliEnvironment env;
+
+  Main(CliEnvironment env) {
+    this.env = env;
+  }
+
+  public static void main(String[] args) {
+    System.exit(run(CliEnvironment.system(), args));
+  }
+
+  /** Runs {@code stele args…} in {@code env}; returns the exit code. */
+  public static int run(CliEnvironment env, String... args) {
+    List<String> options = optionsBeforeEnd(args);
+    boolean debug = options.contains("--debug");
+    boolean verbose = options.contains("--verbose") || options.contains("-v");
+    configureLogging(debug, verbose);
+    CommandLine cli = commandLine(env);
+    cli.setExecutionExceptionHandler((e, line, parsed) -> fail(env, e, debug));
+    cli.setParameterExceptionHandler(
+        (e, rest) -> {
+          env.err()
+              .println(
+                  "stele: "
+                      + e.getMessage()
+                      + " (see '"
+                      + e.getCommandLine().getCommandSpec().qualifiedName()
+                      + " --help')");
+          return ExitCode.USAGE;
+        });
+    try {
+      return cli.execute(args);
+    } finally {
+      env.out().flush();
+      env.err().flush();
+    }
+  }
+
+  static CommandLine commandLine(CliEnvironment env) {
+    CommandLine cli = new CommandLine(new Main(env));
+    cli.setOut(env.out());
+    cli.setErr(env.err());
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    return cli;
+  }
+
+  @Override
+  public Integer call() {
+    new CommandLine(this).setOut(env.err()).usage(env.err());
+    return ExitCode.USAGE;
+  }
+
+  private static int fail(CliEnvironment env, Exception e, boolean debug) {
+    Failures.Outcome outcome = Failures.classify(e);
+    env.out().flush();
+    env.err().println("stele: " + outcome.message());
+    if (debug) {
+      e.printStackTrace(env.err());
+    }
+    return outcome.exitCode();
+  }
+
+  private static List<String> optionsBeforeEnd(String[] args) {
+    int end = Arrays.asList(args).indexOf("--");
+    return Arrays.asList(args).subList(0, end < 0 ? args.length : end);
+  }
+
+  private static void configureLogging(boolean debug, boolean verbose) {
+    if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
+      root.setLevel(debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN);
+    }
+  }
+
+  /** The version from the jar's manifest, or "development" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Main.class.getPackage().getImplementationVersion();
+      return new String[] {"stele " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,89 @@
+package dev.stele.cli;
+
+import dev.stele.repo.Repository;
+import dev.stele.snapshot.Restore;
+import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.SnapshotCatalog;
+import java.nio.file.Path;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code stele restore}: a snapshot, or one path of it, into a directory. A directory's contents go
+ * into the target; a file or link becomes {@code TARGET/<name>}. Existing files are replaced.
+ */
+@Command(name = "restore", description = "Restore a snapshot, or a path of it, into a directory.")
+final class RestoreCommand extends StelCommand {
+  @Mixin RepositoryOptions repository;
+
+  @Parameters(
+      paramLabel = "SNAPSHOT[:PATH]",
+      description = "Snapshot (id, prefix or 'latest') and an absolute path in it (default /).")
+  String ref;
+
+  @Option(
+      names = {"-t", "--target"},
+      paramLabel = "DIR",
+      required = true,
+      description = "Directory to restore into (created if missing).")
+  Path target;
+
+  @Option(names = "--threads", hidden = true, description = "Writer threads.")
+  int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  @Override
+  public Integer call() throws Exception {
+    CliEnvironment env = env();
+    SnapshotRef r = SnapshotRef.parse(ref, false);
+    try (Repository repo = repository.open(env)) {
+      SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
+      repo.loadIndex();
+      Restore.Result result;
+      try (Progress progress = Progress.start("restore", env)) {
+        RestoreListener listener =
+            new RestoreListener() {
+              @Override
+              public void planned(long files, long bytes) {
+                progress.totalBytes.set(bytes);
+              }
+
+              @Override
+              public void bytesWritten(long bytes) {
+                progress.bytes.addAndGet(bytes);
+              }
+
+              @Override
+              public void fileDone() {
+                progress.files.incrementAndGet();
+              }
+
+              @Override
+              public void warning(String message) {
+                progress.println("warning: " + message);
+              }
+            };
+        long t0 = System.nanoTime();
+        result = new Restore(repo, threads, listener).run(snapshot.manifest(), r.path(), target);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        progress.close();
+        out()
+            .printf(
+                "restored %d files in %d directories, %s, from snapshot %s to %s in %s (%s)%n",
+                result.files(),
+                result.directories(),
+                Format.bytes(result.bytes()),
+                snapshot.id().shortHex(),
+                target,
+                Format.seconds(seconds),
+                Format.rate(result.bytes(), seconds));
+      }
+      if (!result.warnings().isEmpty()) {
+        out().printf("warnings: %d (see above)%n", result.warnings().size());
+        return ExitCode.WARNINGS;
+      }
+      return ExitCode.OK;
+    }
+  }
+}

@@ -1,0 +1,140 @@
+package dev.stele.cli;
+
+import dev.stele.repo.Hosts;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.SnapshotCatalog;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code stele snapshot create}: back up paths into a new snapshot. The parent (whose unchanged
+ * files are reused unread) is {@code --parent}, or else the latest snapshot of the same paths from
+ * the same host.
+ */
+@Command(name = "create", description = "Back up PATHs into a new snapshot.")
+final class SnapshotCreateCommand extends StelCommand {
+  @Mixin RepositoryOptions repository;
+
+  @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories to back up.")
+  List<Path> paths;
+
+  @Option(names = "--tag", paramLabel = "TAG", description = "Label the snapshot (repeatable).")
+  List<String> tags = List.of();
+
+  @Option(
+      names = "--exclude",
+      paramLabel = "GLOB",
+      description =
+          "Skip matching entries (repeatable): a GLOB without '/' matches names anywhere,"
+              + " one with '/' matches absolute paths.")
+  List<String> excludes = List.of();
+
+  @Option(names = "--host", paramLabel = "HOST", description = "Host name to record.")
+  String host;
+
+  @Option(
+      names = "--parent",
+      paramLabel = "SNAPSHOT",
+      description =
+          "Reuse unchanged files from SNAPSHOT (default: latest of these paths and host).")
+  String parent;
+
+  @Option(names = "--json", description = "Print the result as JSON.")
+  boolean json;
+
+  @Option(names = "--threads", hidden = true, description = "Reader and sealer threads, each.")
+  int threads;
+
+  @Override
+  public Integer call() throws Exception {
+    CliEnvironment env = env();
+    try (Repository repo = repository.open(env)) {
+      String hostName = host != null ? host : Hosts.name();
+      List<String> absolute = Backup.sourcePaths(paths);
+      SnapshotCatalog catalog = new SnapshotCatalog(repo);
+      SnapshotCatalog.Entry parentEntry =
+          parent != null ? catalog.resolve(parent) : catalog.latest(hostName, absolute);
+      BackupOptions options =
+          BackupOptions.defaults(hostName).withTags(tags).withExcludes(excludes);
+      if (threads > 0) {
+        options = options.withThreads(threads);
+      }
+      if (parentEntry != null) {
+        options = options.withParent(parentEntry.manifest(), parentEntry.id().hex());
+      }
+      Backup.Result result;
+      try (Progress progress = Progress.start("backup", env);
+          SizeScan scan = SizeScan.start(env, paths, excludes, progress.totalBytes)) {
+        BackupListener listener =
+            new BackupListener() {
+              @Override
+              public void bytesRead(long bytes) {
+                progress.bytes.addAndGet(bytes);
+              }
+
+              @Override
+              public void fileDone(Path path, long bytes, boolean reused) {
+                progress.files.incrementAndGet();
+                if (reused) {
+                  progress.bytes.addAndGet(bytes);
+                }
+              }
+
+              @Override
+              public void warning(String message) {
+                progress.println("warning: " + message);
+              }
+            };
+        result = new Backup(repo, options, listener).run(paths);
+      }
+      print(result, parentEntry);
+      return result.warnings().isEmpty() ? ExitCode.OK : ExitCode.WARNINGS;
+    }
+  }
+
+  private void print(Backup.Result result, SnapshotCatalog.Entry parentEntry) {
+    SnapshotManifest.Stats s = result.manifest().stats();
+    if (json) {
+      Map<String, Object> o = new LinkedHashMap<>();
+      o.put("id", result.id().hex());
+      o.put("shortId", result.id().shortHex());
+      o.put("parent", parentEntry == null ? null : parentEntry.id().hex());
+      o.put("time", result.manifest().time());
+      o.put("paths", result.manifest().paths());
+      o.put("stats", s);
+      o.put("warnings", result.warnings());
+      out().println(Format.json(o));
+      return;
+    }
+    if (parentEntry != null) {
+      out().println("parent snapshot " + parentEntry.id().shortHex());
+    }
+    out()
+        .printf(
+            "files:    %d (%d new or changed) in %d directories, %s%n",
+            s.files(), s.filesNew(), s.dirs(), Format.bytes(s.bytes()));
+    out()
+        .printf(
+            "added:    %s in %d chunks, %s stored%n",
+            Format.bytes(s.bytesNew()), s.chunksNew(), Format.bytes(s.bytesStored()));
+    if (!result.warnings().isEmpty()) {
+      out().printf("warnings: %d (see above)%n", result.warnings().size());
+    }
+    out()
+        .printf(
+            "snapshot %s saved in %s (%s)%n",
+            result.id().shortHex(),
+            Format.seconds(s.seconds()),
+            Format.rate(s.bytes(), s.seconds()));
+  }
+}

@@ -1,0 +1,47 @@
+package dev.stele.cli;
+
+import dev.stele.repo.Repository;
+import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.SnapshotDiff;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Parameters;
+
+/** {@code stele snapshot diff}: what changed from one snapshot to another. */
+@Command(
+    name = "diff",
+    description = "Show what changed between two snapshots: + added, - removed, M modified.")
+final class SnapshotDiffCommand extends StelCommand {
+  @Mixin RepositoryOptions repository;
+
+  @Parameters(index = "0", paramLabel = "SNAPSHOT1", description = "The older snapshot.")
+  String first;
+
+  @Parameters(index = "1", paramLabel = "SNAPSHOT2", description = "The newer snapshot.")
+  String second;
+
+  @Override
+  public Integer call() throws Exception {
+    try (Repository repo = repository.open(env())) {
+      SnapshotCatalog catalog = new SnapshotCatalog(repo);
+      SnapshotCatalog.Entry a = catalog.resolve(first);
+      SnapshotCatalog.Entry b = catalog.resolve(second);
+      List<SnapshotDiff.Change> changes = SnapshotDiff.diff(repo, a.manifest(), b.manifest());
+      for (SnapshotDiff.Change c : changes) {
+        out().println(c.kind() + " " + c.path());
+      }
+      long added = changes.stream().filter(c -> c.kind() == '+').count();
+      long removed = changes.stream().filter(c -> c.kind() == '-').count();
+      out()
+          .printf(
+              "%s → %s: %d added, %d removed, %d modified%n",
+              a.id().shortHex(),
+              b.id().shortHex(),
+              added,
+              removed,
+              changes.size() - added - removed);
+      return ExitCode.OK;
+    }
+  }
+}

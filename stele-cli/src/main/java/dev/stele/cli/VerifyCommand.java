@@ -1,0 +1,70 @@
+package dev.stele.cli;
+
+import dev.stele.maintenance.Verify;
+import dev.stele.maintenance.VerifyListener;
+import dev.stele.repo.Repository;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code stele verify}: check the repository; exit 5 if anything is damaged or missing. */
+@Command(
+    name = "verify",
+    description =
+        "Check every metadata blob, tree and index entry; with --read-data, every byte of every"
+            + " pack. Exits 5 if anything is damaged or missing.")
+final class VerifyCommand extends StelCommand {
+  @Mixin RepositoryOptions repository;
+
+  @Option(names = "--read-data", description = "Also read and authenticate all pack data.")
+  boolean readData;
+
+  @Override
+  public Integer call() throws Exception {
+    CliEnvironment env = env();
+    try (Repository repo = repository.open(env)) {
+      long t0 = System.nanoTime();
+      Verify.Result result;
+      try (Progress progress = Progress.start("verify", env)) {
+        VerifyListener listener =
+            readData
+                ? new VerifyListener() {
+                  @Override
+                  public void planned(long bytes) {
+                    progress.totalBytes.set(bytes);
+                  }
+
+                  @Override
+                  public void bytesRead(long n) {
+                    progress.bytes.addAndGet(n);
+                  }
+                }
+                : VerifyListener.NONE;
+        result = new Verify(repo).run(readData, listener);
+      }
+      double seconds = (System.nanoTime() - t0) / 1e9;
+      for (String problem : result.problems()) {
+        err().println("problem: " + problem);
+      }
+      out()
+          .printf(
+              "checked %d snapshots, %d trees, %d packs, %d chunks%s in %s%n",
+              result.snapshots(),
+              result.trees(),
+              result.packs(),
+              result.chunks(),
+              readData ? ", read " + Format.bytes(result.bytesRead()) : "",
+              Format.seconds(seconds));
+      if (result.ok()) {
+        out().println("no problems found");
+        return ExitCode.OK;
+      }
+      err()
+          .println(
+              "stele: verify found "
+                  + result.problems().size()
+                  + (result.problems().size() == 1 ? " problem" : " problems"));
+      return ExitCode.DAMAGED;
+    }
+  }
+}

@@ -1,0 +1,320 @@
+package dev.stele.engine;
+
+import static dev.stele.engine.TestRepositories.backup;
+import static dev.stele.engine.TestRepositories.restore;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.repo.Id;
+import dev.stele.repo.Location;
+import dev.stele.repo.Repository;
+import dev.stele.repo.RepositoryInit;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.testing.AuditingBlobStore;
+import dev.stele.testing.BlobOperation;
+import dev.stele.testing.InMemoryBlobStore;
+import dev.stele.testing.MutableClock;
+import dev.stele.testing.RandomTree;
+import dev.stele.testing.TreeAssert;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Backup then restore gives back every byte and every attribute that a backup promises. */
+class RoundTripTest {
+  @TempDir Path tmp;
+
+  private final MutableClock clock = new MutableClock();
+  private AuditingBlobStore store;
+  private Repository repo;
+
+  @BeforeEach
+  void createRepository() throws IOException {
+    store = new AuditingBlobStore(new InMemoryBlobStore(clock), clock);
+    repo = TestRepositories.init(store, TestRepositories.small(clock));
+  }
+
+  private Path roundTrip(Path source) throws IOException {
+    Backup.Result result = backup(repo, source);
+    assertThat(result.warnings()).isEmpty();
+    Path target = Files.createTempDirectory(tmp, "restore");
+    var restored = restore(reopen(), result.manifest(), source, target);
+    assertThat(restored.warnings()).isEmpty();
+    return target;
+  }
+
+  /** A fresh repository object, so restores read what is stored, not what is cached. */
+  private Repository reopen() throws IOException {
+    return TestRepositories.open(store, clock);
+  }
+
+  @ParameterizedTest
+  @ValueSource(longs = {1, 2, 3})
+  void seededRandomTreesRestoreByteExactWithMetadata(long seed) throws IOException {
+    Path source = new RandomTree(seed).files(80).maxFileSize(200 << 10).writeTo(tmp.resolve("src"));
+
+    Path target = roundTrip(source);
+
+    TreeAssert.exact().withOwners(true).assertSame(source, target);
+  }
+
+  @Test
+  void manySmallFilesRestoreByteExact() throws IOException {
+    Path source = tmp.resolve("small");
+    Random random = new Random(7);
+    for (int d = 0; d < 20; d++) {
+      Path dir = Files.createDirectories(source.resolve("d" + d));
+      for (int f = 0; f < 60; f++) {
+        byte[] data = new byte[random.nextInt(300)];
+        random.nextBytes(data);
+        Files.write(dir.resolve("f" + f), data);
+      }
+    }
+
+    Path target = roundTrip(source);
+
+    TreeAssert.assertSameTree(source, target);
+  }
+
+  @Test
+  void sparseFilesRestoreWithTheirContentAndStaySparse() throws IOException {
+    Path source = Files.createDirectories(tmp.resolve("sparse"));
+    Random random = new Random(11);
+    RandomTree.writeSparse(source.resolve("mostly-holes"), 8 << 20, random, 4);
+    RandomTree.writeSparse(source.resolve("only-hole"), 3 << 20, random, 0);
+    RandomTree.writeSparse(source.resolve("tiny-tail"), (1 << 20) + 17, random, 1);
+
+    Path target = roundTrip(source);
+
+    TreeAssert.assertSameTree(source, target);
+    long allocated = RandomTree.allocatedBytes(target.resolve("mostly-holes"));
+    if (allocated >= 0) {
+      assertThat(allocated).as("blocks allocated to the restored sparse file").isLessThan(2 << 20);
+    }
+  }
+
+  @Test
+  void largeSparseAndIncompressibleFilesRestoreByteExact() throws IOException {
+    // Default chunk and pack sizes here: the point is volume, not many packs.
+    InMemoryBlobStore big = new InMemoryBlobStore(clock);
+    repo =
+        TestRepositories.init(
+            big, RepositoryInit.defaults(clock).withKdf(TestRepositories.cheapKdf()));
+    Path source = Files.createDirectories(tmp.resolve("large"));
+    Random random = new Random(13);
+    RandomTree.writeSparse(source.resolve("sparse-100m"), 100L << 20, random, 4);
+    RandomTree.writeRandom(source.resolve("random-30m"), 30L << 20, random);
+
+    Backup.Result result = backup(repo, source);
+    Path target = Files.createTempDirectory(tmp, "restore");
+    var restored = restore(TestRepositories.open(big, clock), result.manifest(), source, target);
+
+    assertThat(restored.warnings()).isEmpty();
+    TreeAssert.assertSameTree(source, target);
+    long allocated = RandomTree.allocatedBytes(target.resolve("sparse-100m"));
+    if (allocated >= 0) {
+      // Restore leaves all-zero chunks as holes but writes a chunk with any data in full, so
+      // each of the four data blocks may cost up to two 4 MiB chunks.
+      assertThat(allocated).as("blocks allocated to the restored sparse file").isLessThan(40 << 20);
+    }
+  }
+
+  @Test
+  void ownersArePreservedWhenRestoringAsRoot() throws IOException {
+    Path source = Files.createDirectories(tmp.resolve("owned"));
+    Files.write(source.resolve("a"), "a".getBytes(StandardCharsets.UTF_8));
+    Files.createDirectory(source.resolve("dir"));
+    Files.write(source.resolve("dir/b"), "b".getBytes(StandardCharsets.UTF_8));
+    boolean root = "root".equals(System.getProperty("user.name"));
+    if (root) {
+      Files.setAttribute(source.resolve("a"), "unix:uid", 1234, LinkOption.NOFOLLOW_LINKS);
+      Files.setAttribute(source.resolve("dir"), "unix:gid", 4321, LinkOption.NOFOLLOW_LINKS);
+      Files.setAttribute(source.resolve("dir/b"), "unix:uid", 99, LinkOption.NOFOLLOW_LINKS);
+    }
+
+    Path target = roundTrip(source);
+
+    TreeAssert.exact().withOwners(root).assertSame(source, target);
+  }
+
+  @Test
+  void restoreOfOneSubPathRestoresOnlyItAndReadsOnlyItsPacks() throws IOException {
+    Path source = tmp.resolve("src");
+    new RandomTree(21).files(20).links(false).oddNames(false).writeTo(source.resolve("a"));
+    new RandomTree(22).files(20).links(false).oddNames(false).writeTo(source.resolve("b"));
+    Backup.Result result = backup(repo, source);
+    Repository fresh = reopen();
+    SnapshotBrowser browser = new SnapshotBrowser(fresh);
+    String subPath = source.resolve("a").toString();
+    Set<String> neededPacks = new HashSet<>();
+    for (var entry : browser.list(browser.find(result.manifest(), subPath), subPath, true)) {
+      Node node = entry.node();
+      for (Id chunk : node.isFile() ? node.chunks() : List.<Id>of()) {
+        Location location = fresh.index().find(chunk);
+        neededPacks.add(location.pack());
+      }
+    }
+    int before = store.calls().size();
+
+    Path target = Files.createTempDirectory(tmp, "restore");
+    var restored = restore(fresh, result.manifest(), source.resolve("a"), target);
+
+    assertThat(restored.warnings()).isEmpty();
+    TreeAssert.assertSameTree(source.resolve("a"), target);
+    Set<String> dataPacksRead =
+        store.calls().subList(before, store.calls().size()).stream()
+            .filter(c -> c.operation() == BlobOperation.READ && c.name().startsWith("packs/"))
+            .map(AuditingBlobStore.Call::name)
+            .collect(Collectors.toSet());
+    Set<String> treePacks = treePacks(fresh, result.manifest(), subPath);
+    dataPacksRead.removeAll(treePacks);
+    assertThat(dataPacksRead).isSubsetOf(neededPacks);
+  }
+
+  /** Packs holding the trees on the way from the root to {@code path} and below it. */
+  private static Set<String> treePacks(Repository repo, SnapshotManifest snapshot, String path)
+      throws IOException {
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    Set<String> packs = new HashSet<>();
+    packs.add(repo.index().find(Id.parse(snapshot.tree())).pack());
+    StringBuilder prefix = new StringBuilder();
+    for (String segment : path.split("/")) {
+      if (segment.isEmpty()) {
+        continue;
+      }
+      prefix.append('/').append(segment);
+      Node node = browser.find(snapshot, prefix.toString());
+      if (node.isDirectory()) {
+        packs.add(repo.index().find(node.subtree()).pack());
+      }
+    }
+    Node start = browser.find(snapshot, path);
+    for (var e : browser.list(start, path, true)) {
+      if (e.node().isDirectory()) {
+        packs.add(repo.index().find(e.node().subtree()).pack());
+      }
+    }
+    return packs;
+  }
+
+  @Test
+  void secondBackupOfUnchangedTreeStoresNoNewChunksAndHasTheSameRootTree() throws IOException {
+    // The root tree records the metadata of the source's ancestors, so they must stay still
+    // between the two backups: /tmp is shared and busy, the module's target directory is not.
+    Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "quiet-");
+    try {
+      Path source = new RandomTree(31).files(40).writeTo(quiet.resolve("src"));
+      Backup.Result first = backup(repo, source);
+      Backup.Result second =
+          backup(
+              repo,
+              TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+              source);
+
+      assertThat(second.manifest().stats().chunksNew()).isZero();
+      assertThat(second.manifest().stats().filesNew()).isZero();
+      assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
+      assertThat(second.manifest().parent()).isEqualTo(first.id().hex());
+
+      // And without a parent: every file is read again, but nothing new is stored.
+      Backup.Result third = backup(repo, source);
+      assertThat(third.manifest().stats().chunksNew()).isZero();
+      assertThat(third.manifest().tree()).isEqualTo(first.manifest().tree());
+    } finally {
+      deleteRecursively(quiet);
+    }
+  }
+
+  @Test
+  void backupAfterModifyingOneFileReadsOnlyThatFile() throws IOException {
+    RandomTree tree = new RandomTree(41).files(40).links(false);
+    Path source = tree.writeTo(tmp.resolve("src"));
+    Backup.Result first = backup(repo, source);
+    Path changed = tree.files().get(5);
+    FileTime mtime = Files.getLastModifiedTime(changed);
+    Files.write(changed, "new content".getBytes(StandardCharsets.UTF_8));
+    Files.setLastModifiedTime(changed, mtime); // size and ctime still tell it changed
+
+    Backup.Result second =
+        backup(
+            repo,
+            TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+            source);
+
+    assertThat(second.manifest().stats().filesNew()).isEqualTo(1);
+    assertThat(second.manifest().stats().files()).isEqualTo(first.manifest().stats().files());
+    Path target = Files.createTempDirectory(tmp, "restore");
+    restore(reopen(), second.manifest(), source, target);
+    TreeAssert.assertSameTree(source, target);
+  }
+
+  @Test
+  void specialFilesAreSkippedWithAWarning() throws Exception {
+    Path source = Files.createDirectories(tmp.resolve("special"));
+    Files.write(source.resolve("regular"), "data".getBytes(StandardCharsets.UTF_8));
+    Path fifo = source.resolve("fifo");
+    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
+    assertThat(mkfifo.waitFor()).isZero();
+
+    Backup.Result result = backup(repo, source);
+
+    assertThat(result.warnings()).anySatisfy(w -> assertThat(w).contains("fifo"));
+    assertThat(result.manifest().stats().skipped()).isEqualTo(1);
+    Path target = Files.createTempDirectory(tmp, "restore");
+    restore(reopen(), result.manifest(), source, target);
+    Files.delete(fifo);
+    TreeAssert.assertSameTree(source, target);
+  }
+
+  @Test
+  void excludedNamesAndPathsAreNotBackedUp() throws IOException {
+    Path source = Files.createDirectories(tmp.resolve("src"));
+    Files.createDirectories(source.resolve("keep/cache"));
+    Files.createDirectories(source.resolve("skip-dir/inner"));
+    Files.write(source.resolve("keep/a.txt"), new byte[] {1});
+    Files.write(source.resolve("keep/b.log"), new byte[] {2});
+    Files.write(source.resolve("keep/cache/c.txt"), new byte[] {3});
+    Files.write(source.resolve("skip-dir/inner/d.txt"), new byte[] {4});
+    Files.write(source.resolve("e.log"), new byte[] {5});
+
+    Backup.Result result =
+        backup(
+            repo,
+            TestRepositories.options()
+                .withExcludes(List.of("*.log", "cache", source.resolve("skip-dir") + "")),
+            source);
+
+    Path target = Files.createTempDirectory(tmp, "restore");
+    restore(reopen(), result.manifest(), source, target);
+    try (var walk = Files.walk(target)) {
+      assertThat(walk.map(p -> target.relativize(p).toString()).sorted())
+          .containsExactly("", "keep", "keep/a.txt");
+    }
+  }
+
+  static void deleteRecursively(Path root) throws IOException {
+    if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
+      return;
+    }
+    try (var walk = Files.walk(root)) {
+      for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
+  }
+}

@@ -1,0 +1,81 @@
+package dev.stele.engine;
+
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobStore;
+import dev.stele.chunk.ChunkerParams;
+import dev.stele.crypto.KdfParams;
+import dev.stele.repo.Repository;
+import dev.stele.repo.RepositoryInit;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.Restore;
+import dev.stele.snapshot.RestoreListener;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+
+/**
+ * Small, fast repositories for whole-system tests: a cheap KDF (1 MiB, one pass) and, by default,
+ * small chunks (4/16/64 KiB) and small packs (256 KiB), so that a few MiB of data make many chunks
+ * and many packs.
+ */
+final class TestRepositories {
+  public static final String PASSWORD = "correct horse battery staple";
+  public static final ChunkerParams SMALL_CHUNKS = new ChunkerParams(4 << 10, 16 << 10, 64 << 10);
+  public static final int SMALL_PACKS = 256 << 10;
+  public static final String HOST = "test-host";
+
+  private TestRepositories() {}
+
+  /** A cheap KDF with a fixed salt; never use outside tests. */
+  public static KdfParams cheapKdf() {
+    return KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes());
+  }
+
+  /** Defaults with the cheap KDF, small chunks and small packs. */
+  public static RepositoryInit small(Clock clock) {
+    return RepositoryInit.defaults(clock)
+        .withKdf(cheapKdf())
+        .withChunker(SMALL_CHUNKS)
+        .withPackSize(SMALL_PACKS);
+  }
+
+  public static Repository init(BlobStore store, RepositoryInit options) throws IOException {
+    return Repository.init(store, PASSWORD.toCharArray(), options);
+  }
+
+  public static Repository open(BlobStore store, Clock clock) throws IOException {
+    return Repository.open(store, PASSWORD.toCharArray(), clock);
+  }
+
+  /** Backup options for tests: two threads, so the pipeline really runs concurrently. */
+  public static BackupOptions options() {
+    return BackupOptions.defaults(HOST).withThreads(2);
+  }
+
+  public static Backup.Result backup(Repository repo, Path source) throws IOException {
+    return backup(repo, options(), source);
+  }
+
+  public static Backup.Result backup(Repository repo, BackupOptions options, Path source)
+      throws IOException {
+    return new Backup(repo, options, BackupListener.NONE).run(List.of(source));
+  }
+
+  /** Restores everything under {@code source} (an absolute path in the snapshot) into target. */
+  public static Restore.Result restore(
+      Repository repo, SnapshotManifest snapshot, Path source, Path target) throws IOException {
+    return new Restore(repo, 2, RestoreListener.NONE)
+        .run(snapshot, source.toAbsolutePath().normalize().toString(), target);
+  }
+
+  /** Copies every blob with its retention into {@code to}, as it is now in {@code from}. */
+  public static void copy(BlobStore from, BlobStore to) throws IOException {
+    for (BlobInfo info : from.list("")) {
+      to.create(info.name(), from.read(info.name()), from.retention(info.name()));
+    }
+  }
+}
