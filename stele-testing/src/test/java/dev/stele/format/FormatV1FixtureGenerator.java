@@ -27,10 +27,11 @@ import java.util.stream.Stream;
 
 /**
  * Creates the format-v1 fixture repository that {@link FormatV1FixtureTest} decodes. Run by hand,
- * once; never by the build (the name does not end in {@code Test}). Encryption uses random nonces
- * and the master key is random, so a second run produces different blobs and the literals in the
- * test would have to be updated: only regenerate when the format version changes, and then into a
- * new directory ({@code format-v2}), keeping the old fixture.
+ * once; never by the build (the name does not end in {@code Test}). Encryption uses random IVs and
+ * the master key is random, so a second run produces different blobs and the literals in the test
+ * would have to be updated. Once v1 is released, never regenerate {@code format-v1}: a new format
+ * version gets a new directory ({@code format-v2}) and the old fixture stays. (It was regenerated
+ * once, before any release, when the AEAD changed from AES-GCM to AES-CTR + HMAC.)
  *
  * <p>Usage, from the repository root, after {@code mvn -o -q -pl stele-testing -am test-compile}:
  *

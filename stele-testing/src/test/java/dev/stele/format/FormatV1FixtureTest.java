@@ -53,7 +53,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import javax.crypto.Cipher;
 import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
+import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 import org.bouncycastle.crypto.params.Argon2Parameters;
@@ -76,35 +76,35 @@ class FormatV1FixtureTest {
   static final String SECOND_PASSWORD = "format-v1 second password";
 
   static final String FIRST_KEY =
-      "keys/86b873574128a9cddccc441c5e8962db56e424f01054c3d5e497c56fb191d5fd";
+      "keys/9e1a11ab7caee5adf091a1a8441ee1f615718469de7782c922ef046d6e5c97bc";
   static final String SECOND_KEY =
-      "keys/5022998c266ce9440fe4a62364f9747ac8ae10a72f4379c41be7cb8fa8526b0d";
+      "keys/2a082888c26a00e73462c9c6639c16054f20c94eac935ce8f0d70dea1bea36b7";
 
   static final String SNAPSHOT_1 =
-      "0867292667187843323b6c85552c82a69017b263797c1c7ebc7514acdc04a14d";
+      "5db6b4b68e2f77340e0064bdb7e894e9b7d344051dd5262cc5182f846bbc0487";
   static final String SNAPSHOT_2 =
-      "cfcef062780e1237e2fdb3786333ac5dccbdf3c8701375f71eed40dfd4e53f97";
+      "8c02f1eabd35d73bca9418c899b505bfc465d7c6f49dbf9820cdddb29c7d69c2";
   static final String TOMBSTONE =
-      "c16d52356848eeb97fbb566a3e48acca342965565865a8e6e7993d0569fe65fe";
+      "8acd297bb42deb0975336babbd05fd8768accb1674f8e6b2f52dbb79e530706e";
   static final String MAINTENANCE =
-      "09ee50c77f117e984673af75a206ed9c265cd88e97fafa07b34956389792f7f7";
+      "31d691a48447ab57157403e0c45babbc183f69ca02ffe3330399c791159e1fcf";
   static final String ROOT_TREE =
-      "cfde73b315b2aa52a91388983710c9b3a59d3b3ea77d23e58d7abc10881423bd";
+      "96b2707be1095681ecfcde9757c75c0b2bdd741107660187ebe921973e133b07";
 
   static final String INDEX_REWRITE =
-      "65f37d6d0e0b307a58638348080689ac39a3c7bc1e80eb755287f010f17c941b";
+      "ad788501ee04ff1ad372c235154aa7daa0ced2f2a2541e8bb410e071dd8241da";
   static final String INDEX_BACKUP_1 =
-      "832d0c1ad8f21a8f8fc9e64447d24525003b17b491fef64c16f0fba1fb04116e";
+      "35de561e422d6a002cf76c15039bf0887c90e09eaf74c6ea3baf7ee17c9bf3a8";
   static final String INDEX_BACKUP_2 =
-      "8e01c74c8bb02d370bbaf1d00b6599b5b9c5c7691dce15f384a3dd2d336bf54a";
+      "293eddea3db8f7595445e32308eeb19b945bd2cf2de39561f62acd51aae90747";
   static final String INDEX_COMPACTED =
-      "fa1a5e6911a4a626a76653ed6ebdef4da700adcfc57345d14dbf42eacf45422f";
+      "935ee3bab5bf93fd6b7bb6e954e6109b0eb8c24996ca02205b68045d36c81455";
 
-  static final String PACK_DATA_1 = "packs/0cc6087a1fab3b1d6af85a851a67d3d2";
-  static final String PACK_DATA_2 = "packs/2f38538d642a8fb60b8fed125b0e59aa";
-  static final String PACK_TREES_1 = "packs/772961b379ed1d9583363a588c15cc62";
-  static final String PACK_TREES_2 = "packs/b8be6e17483c3b95d9b5aaaa681ac30e";
-  static final String PACK_REWRITTEN = "packs/69ce49f7455c3e28384696f524fa67af";
+  static final String PACK_DATA_1 = "packs/286ac2f0e150a973cc4c1d7b10940f9d";
+  static final String PACK_DATA_2 = "packs/7a111f26d90de606ad3a82d5071601b4";
+  static final String PACK_TREES_1 = "packs/5cddd8865b4cac3148ad39cf0e67e134";
+  static final String PACK_TREES_2 = "packs/f76d694fda3efb930b8e9b28e4227474";
+  static final String PACK_REWRITTEN = "packs/73b5545d56ddcfce51c2c1afa868e7ab";
 
   static final String HELLO_V1 = "Hello, Stele!\n".repeat(20);
   static final String HELLO_V2 = HELLO_V1 + "A second line, added before snapshot two.\n";
@@ -114,7 +114,7 @@ class FormatV1FixtureTest {
       "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855";
 
   static final String FORMAT_JSON =
-      "{\"magic\":\"stele-repository\",\"version\":1,\"id\":\"f68de7309f2a40f9da31d5fd561ff664\","
+      "{\"magic\":\"stele-repository\",\"version\":1,\"id\":\"add972d8d2d966a4b53dda65a6950397\","
           + "\"created\":\"2030-01-01T00:00:00Z\",\"chunker\":{\"algorithm\":\"fastcdc-gear\","
           + "\"minSize\":256,\"avgSize\":1024,\"maxSize\":4096},\"compressionLevel\":3,"
           + "\"packSize\":65536,\"markWindow\":\"PT1H\",\"sweepWindow\":\"PT6H\","
@@ -148,17 +148,17 @@ class FormatV1FixtureTest {
   void namespaceHoldsExactlyTheFixtureBlobs() throws IOException {
     assertThat(store.list("").stream().map(BlobInfo::name))
         .containsExactly(
-            "index/" + INDEX_REWRITE,
-            "index/" + INDEX_BACKUP_1,
             "index/" + INDEX_BACKUP_2,
+            "index/" + INDEX_BACKUP_1,
             "index/" + INDEX_COMPACTED,
+            "index/" + INDEX_REWRITE,
             SECOND_KEY,
             FIRST_KEY,
             "maintenance/" + MAINTENANCE,
             PACK_DATA_1,
-            PACK_DATA_2,
-            PACK_REWRITTEN,
             PACK_TREES_1,
+            PACK_REWRITTEN,
+            PACK_DATA_2,
             PACK_TREES_2,
             "snapshots/" + SNAPSHOT_2,
             "stele.format",
@@ -172,7 +172,7 @@ class FormatV1FixtureTest {
     RepositoryFormat f = repo.format();
     assertThat(f.magic()).isEqualTo("stele-repository");
     assertThat(f.version()).isEqualTo(1);
-    assertThat(f.id()).isEqualTo("f68de7309f2a40f9da31d5fd561ff664");
+    assertThat(f.id()).isEqualTo("add972d8d2d966a4b53dda65a6950397");
     assertThat(f.created()).isEqualTo(Instant.parse("2030-01-01T00:00:00Z"));
     assertThat(f.chunker())
         .isEqualTo(new RepositoryFormat.Chunking("fastcdc-gear", 256, 1024, 4096));
@@ -209,8 +209,8 @@ class FormatV1FixtureTest {
     assertThat(kdf.get("iterations").asInt()).isEqualTo(1);
     assertThat(kdf.get("parallelism").asInt()).isEqualTo(1);
     assertThat(kdf.get("salt").asText()).isEqualTo("AAECAwQFBgcICQoLDA0ODw==");
-    // nonce, {"secret":"<44 base64 chars>","format":"<64 hex digits>"}, tag
-    assertThat(Base64.getDecoder().decode(first.get("sealed").asText())).hasSize(12 + 133 + 16);
+    // iv, {"secret":"<44 base64 chars>","format":"<64 hex digits>"}, tag
+    assertThat(Base64.getDecoder().decode(first.get("sealed").asText())).hasSize(16 + 133 + 32);
     JsonNode second = Json.MAPPER.readTree(store.read(SECOND_KEY));
     assertThat(second.get("created").asText()).isEqualTo("2030-01-01T04:00:00Z");
     assertThat(second.get("kdf").get("salt").asText()).isEqualTo("EBESExQVFhcYGRobHB0eHw==");
@@ -244,8 +244,8 @@ class FormatV1FixtureTest {
                 s.bytesNew(),
                 s.bytesStored(),
                 s.skipped()))
-        .containsExactly(5L, 3L, 5334L, 1L, 5L, 1178L, 920L, 0L);
-    assertThat(s.seconds()).isEqualTo(0.031136494);
+        .containsExactly(5L, 3L, 5334L, 1L, 5L, 1210L, 1047L, 0L);
+    assertThat(s.seconds()).isEqualTo(0.03626871);
   }
 
   @Test
@@ -259,13 +259,13 @@ class FormatV1FixtureTest {
     assertThat(tmp.kind()).isEqualTo(Node.Kind.DIRECTORY);
     assertThat(tmp.mode()).isEqualTo(01777);
     assertThat(tmp.subtree().hex())
-        .isEqualTo("2c4695ad80cf90f2e5fb1f61761e3c675d717b538e7541d93a33c6e2ed63a591");
+        .isEqualTo("0ba0c518f8cecae3c459807f1e90b16404ea4b8f074cfe9c4eb318e1923801de");
 
     Node top = browser.find(m, "/tmp/stele-format-v1");
     assertThat(top.mode()).isEqualTo(0755);
     assertThat(top.mtimeNanos()).isEqualTo(1893453000000000000L);
     assertThat(top.subtree().hex())
-        .isEqualTo("b241f570325dbaa56225e77fd598c1af530725e56e45ce4705cbebe718e70b6e");
+        .isEqualTo("6cddb0a15bc2039f2860e955a3ee94f20c31204f3056978f1d0cce2ddf37fa15");
     assertThat(browser.tree(top).nodes()).extracting(Node::name).containsExactly("data");
 
     Node data = browser.find(m, "/tmp/stele-format-v1/data");
@@ -273,7 +273,7 @@ class FormatV1FixtureTest {
     assertThat(data.mtimeNanos()).isEqualTo(1893459700000000000L);
     assertThat(data.links()).isEqualTo(3);
     assertThat(data.subtree().hex())
-        .isEqualTo("397813bd14bcf2e209e2c3fa6fe3ce186f17d9c82a7205a948306bc476592f5f");
+        .isEqualTo("7190597c187d7a3fb520b6b66fec2d7e142f34956b620f8f01cdd722490dd216");
     Tree dataTree = browser.tree(data);
     assertThat(dataTree.nodes())
         .extracting(Node::name, Node::kind, Node::mode, Node::size)
@@ -289,16 +289,17 @@ class FormatV1FixtureTest {
     assertThat(binary.links()).isEqualTo(1);
     assertThat(binary.chunks().stream().map(Id::hex))
         .containsExactly(
-            "1b9c10be222cfc732597a79553fdb67b56d74059efccd99b9218be94dc4c3c69",
-            "a236ce8ed6940fed61310cea236a8a7448c405ef2e7f9c3faacb24fd1e8ad370",
-            "8afc360c65fddb45cf9d7eebb90cd21da830f7b7dcf0b757b379136d697d6a47",
-            "f19d22990c911e71a8d1a67d33796b34e86525036963331a4b02876960c5ff60");
+            "3564f61a5dcaba8861ff7521dbeed2c254d7a0333d9e31dd281c0b6e56d74586",
+            "43f1831fa016252e71bfcf18405c35a3348a92151a5fa29df4af85dfe591605a",
+            "d1077531b23653e8d00873507fc4482b22a830640df3b5e7f6270b4c26458a0d",
+            "418314035f70dd81850ffee76608e38c0e695d5fe3e4f72c15d00ed7a47e68c9",
+            "882cdbca003a0632d74e1f2b0da8d30ed2d9165f3943c2e6497e63527c9800ce");
     assertThat(dataTree.find("empty").chunks()).isEmpty();
     assertThat(dataTree.find("empty").mtimeNanos()).isEqualTo(1893452600000000000L);
     Node hello = dataTree.find("hello.txt");
     assertThat(hello.mtimeNanos()).isEqualTo(1893459600000000000L);
     assertThat(hello.chunks().stream().map(Id::hex))
-        .containsExactly("2a263cb70c2f4e93f37d93f1aa0e311e611bb03b8ebeed8d069eb3ee0a28ecbf");
+        .containsExactly("13e0f4a4b90850d1098d780e99e9a04b55812c2b0bb1837ad5367d962f971e4d");
     Node link = dataTree.find("link");
     assertThat(link.target()).isEqualTo("hello.txt");
     assertThat(link.chunks()).isEmpty();
@@ -306,7 +307,7 @@ class FormatV1FixtureTest {
     Node sub = dataTree.find("sub");
     assertThat(sub.mtimeNanos()).isEqualTo(1893452800000000000L);
     assertThat(sub.subtree().hex())
-        .isEqualTo("c94edd9007b432af1da476a80c3f6522d80940a158f8c2bf23e9c6d517faf49f");
+        .isEqualTo("662b5055c764b3b4d5c9119a280cfb710b5732d43cced84a2acdbe1908ac5e36");
 
     Tree subTree = browser.tree(sub);
     assertThat(subTree.nodes())
@@ -315,7 +316,7 @@ class FormatV1FixtureTest {
             org.assertj.core.groups.Tuple.tuple(
                 "nested.txt", Node.Kind.FILE, 0640, 12L, 1893452700000000000L));
     assertThat(subTree.find("nested.txt").chunks().stream().map(Id::hex))
-        .containsExactly("18fdeda5b26c4ec04ea5bb5f726127ceec86b8ad4b319b0c85a4d8867556247b");
+        .containsExactly("813c68e77103023bbf2c61f7e2d920da7add522578ec72ecf303bc30bf13c630");
 
     // Trees are canonical: re-encoding a decoded tree gives the stored bytes again.
     for (Node d : List.of(browser.root(m), tmp, top, data, sub)) {
@@ -339,7 +340,7 @@ class FormatV1FixtureTest {
     // The first snapshot's text, in a chunk the forgotten snapshot alone used.
     assertThat(
             repo.readChunk(
-                Id.parse("cf89ac881cc8cc4cc3277271708a4255dec527f197fe2e27da832ee69622c772")))
+                Id.parse("dbf9ce3f638f6d5ad4c319cc7ce8991f37d2ed92fbae0b007c756478333a14f3")))
         .asString(StandardCharsets.UTF_8)
         .isEqualTo(HELLO_V1);
 
@@ -366,13 +367,14 @@ class FormatV1FixtureTest {
       ids.add(repo.chunkId(binary, off, len).hex());
       off += len;
     }
-    assertThat(lengths).containsExactly(1212, 1391, 1768, 629);
+    assertThat(lengths).containsExactly(1729, 1098, 1035, 1044, 94);
     assertThat(ids)
         .containsExactly(
-            "1b9c10be222cfc732597a79553fdb67b56d74059efccd99b9218be94dc4c3c69",
-            "a236ce8ed6940fed61310cea236a8a7448c405ef2e7f9c3faacb24fd1e8ad370",
-            "8afc360c65fddb45cf9d7eebb90cd21da830f7b7dcf0b757b379136d697d6a47",
-            "f19d22990c911e71a8d1a67d33796b34e86525036963331a4b02876960c5ff60");
+            "3564f61a5dcaba8861ff7521dbeed2c254d7a0333d9e31dd281c0b6e56d74586",
+            "43f1831fa016252e71bfcf18405c35a3348a92151a5fa29df4af85dfe591605a",
+            "d1077531b23653e8d00873507fc4482b22a830640df3b5e7f6270b4c26458a0d",
+            "418314035f70dd81850ffee76608e38c0e695d5fe3e4f72c15d00ed7a47e68c9",
+            "882cdbca003a0632d74e1f2b0da8d30ed2d9165f3943c2e6497e63527c9800ce");
   }
 
   @Test
@@ -397,7 +399,7 @@ class FormatV1FixtureTest {
     assertThat(r.markedPacks()).containsExactly(PACK_TREES_1);
     assertThat(r.rewrittenPacks()).containsExactly(PACK_TREES_1);
     assertThat(r.supersededIndexes())
-        .containsExactly("index/" + INDEX_BACKUP_1, "index/" + INDEX_BACKUP_2);
+        .containsExactly("index/" + INDEX_BACKUP_2, "index/" + INDEX_BACKUP_1);
     assertThat(r.deleted()).containsExactly("snapshots/" + SNAPSHOT_1);
     assertThat(r.deferred()).isEmpty();
     assertThat(r.extended()).isEmpty();
@@ -406,11 +408,11 @@ class FormatV1FixtureTest {
   @Test
   void indexAndPackFooters() throws IOException {
     var index = repo.loadIndex();
-    assertThat(index.blobs()).containsExactly(Id.parse(INDEX_REWRITE), Id.parse(INDEX_COMPACTED));
+    assertThat(index.blobs()).containsExactly(Id.parse(INDEX_COMPACTED), Id.parse(INDEX_REWRITE));
     assertThat(index.markedPacks()).containsExactly(PACK_TREES_1);
-    assertThat(index.chunkCount()).isEqualTo(16);
+    assertThat(index.chunkCount()).isEqualTo(17);
     Map<String, Integer> expected =
-        Map.of(PACK_DATA_1, 6, PACK_DATA_2, 1, PACK_TREES_1, 5, PACK_TREES_2, 4, PACK_REWRITTEN, 1);
+        Map.of(PACK_DATA_1, 7, PACK_DATA_2, 1, PACK_TREES_1, 5, PACK_TREES_2, 4, PACK_REWRITTEN, 1);
     assertThat(index.packs()).hasSize(5);
     expected.forEach((pack, count) -> assertThat(index.packs().get(pack)).hasSize(count));
 
@@ -419,16 +421,17 @@ class FormatV1FixtureTest {
       assertThat(footer).as(info.name()).hasSize(expected.get(info.name()));
       assertThat(footer).containsExactlyInAnyOrderElementsOf(index.packs().get(info.name()));
     }
-    List<PackEntry> data1 = repo.readPackFooter(PACK_DATA_1, 5535);
+    List<PackEntry> data1 = repo.readPackFooter(PACK_DATA_1, 5769);
     assertThat(data1)
         .extracting(PackEntry::type, PackEntry::offset, PackEntry::length, PackEntry::rawLength)
         .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 8, 1241, 1212),
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 1249, 1420, 1391),
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 2669, 1797, 1768),
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 4466, 658, 629),
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 5124, 60, 280),
-            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 5184, 41, 12));
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 8, 1778, 1729),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 1786, 1147, 1098),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 2933, 1084, 1035),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 4017, 1093, 1044),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 5110, 143, 94),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 5253, 80, 280),
+            org.assertj.core.groups.Tuple.tuple(ChunkType.DATA, 5333, 61, 12));
   }
 
   @Test
@@ -439,8 +442,8 @@ class FormatV1FixtureTest {
     assertThat(result.snapshots()).isEqualTo(1);
     assertThat(result.trees()).isEqualTo(5);
     assertThat(result.packs()).isEqualTo(5);
-    assertThat(result.chunks()).isEqualTo(16);
-    assertThat(result.bytesRead()).isEqualTo(8224);
+    assertThat(result.chunks()).isEqualTo(17);
+    assertThat(result.bytesRead()).isEqualTo(8814);
   }
 
   /** docs/format.md, implemented again without the engine: it must read the same values. */
@@ -476,10 +479,10 @@ class FormatV1FixtureTest {
     Map<String, Integer> compacted = new LinkedHashMap<>();
     List<String> supersedes = new ArrayList<>();
     reader.decodeIndex(reader.openEnvelope("index/" + INDEX_COMPACTED, 1), supersedes, compacted);
-    assertThat(supersedes).containsExactly(INDEX_BACKUP_1, INDEX_BACKUP_2);
+    assertThat(supersedes).containsExactly(INDEX_BACKUP_2, INDEX_BACKUP_1);
     assertThat(compacted)
         .containsOnly(
-            Map.entry(PACK_DATA_1, 6),
+            Map.entry(PACK_DATA_1, 7),
             Map.entry(PACK_DATA_2, 1),
             Map.entry(PACK_TREES_1, 5),
             Map.entry(PACK_TREES_2, 4),
@@ -488,14 +491,14 @@ class FormatV1FixtureTest {
     supersedes.clear();
     reader.decodeIndex(reader.openEnvelope("index/" + INDEX_BACKUP_1, 1), supersedes, first);
     assertThat(supersedes).isEmpty();
-    assertThat(first).containsOnly(Map.entry(PACK_DATA_1, 6), Map.entry(PACK_TREES_1, 5));
+    assertThat(first).containsOnly(Map.entry(PACK_DATA_1, 7), Map.entry(PACK_TREES_1, 5));
 
     // Packs: every chunk opens, decompresses to rawLength and hashes to its id.
     int chunks = 0;
     for (BlobInfo info : store.list("packs/")) {
       chunks += reader.checkPack(info.name());
     }
-    assertThat(chunks).isEqualTo(17); // 16 distinct ids; the sub tree lies in two packs
+    assertThat(chunks).isEqualTo(18); // 17 distinct ids; the sub tree lies in two packs
   }
 
   /** A reader written from docs/format.md alone. */
@@ -524,7 +527,7 @@ class FormatV1FixtureTest {
         byte[] sealed = Base64.getDecoder().decode(json.get("sealed").asText());
         byte[] payload;
         try {
-          payload = gcmOpen(kek, "stele key v1".getBytes(StandardCharsets.US_ASCII), sealed);
+          payload = aeadOpen(kek, "stele key v1".getBytes(StandardCharsets.US_ASCII), sealed);
         } catch (javax.crypto.AEADBadTagException e) {
           continue; // another password's key
         }
@@ -540,7 +543,7 @@ class FormatV1FixtureTest {
 
     int flagOf(String name) throws Exception {
       byte[] blob = store.read(name);
-      return gcmOpen(blobKey, Arrays.copyOf(blob, 6), Arrays.copyOfRange(blob, 6, blob.length))[0];
+      return aeadOpen(blobKey, Arrays.copyOf(blob, 6), Arrays.copyOfRange(blob, 6, blob.length))[0];
     }
 
     byte[] openEnvelope(String name, int kind) throws Exception {
@@ -548,7 +551,7 @@ class FormatV1FixtureTest {
       assertThat(name.substring(name.indexOf('/') + 1)).isEqualTo(sha256(blob));
       byte[] header = Arrays.copyOf(blob, 6);
       assertThat(header).isEqualTo(new byte[] {'S', 'T', 'L', 'B', 1, (byte) kind});
-      byte[] framed = gcmOpen(blobKey, header, Arrays.copyOfRange(blob, 6, blob.length));
+      byte[] framed = aeadOpen(blobKey, header, Arrays.copyOfRange(blob, 6, blob.length));
       return unframe(framed, -1);
     }
 
@@ -580,7 +583,7 @@ class FormatV1FixtureTest {
       int footerLength = ByteBuffer.wrap(pack, pack.length - 8, 4).getInt();
       int footerStart = pack.length - 8 - footerLength;
       byte[] table =
-          gcmOpen(
+          aeadOpen(
               blobKey,
               name.getBytes(StandardCharsets.UTF_8),
               Arrays.copyOfRange(pack, footerStart, footerStart + footerLength));
@@ -600,7 +603,7 @@ class FormatV1FixtureTest {
         byte[] aad = Arrays.copyOf(id, 33);
         aad[32] = type;
         byte[] framed =
-            gcmOpen(hmac(chunkKeyKey, id), aad, Arrays.copyOfRange(pack, offset, offset + length));
+            aeadOpen(hmac(chunkKeyKey, id), aad, Arrays.copyOfRange(pack, offset, offset + length));
         byte[] plain = unframe(framed, rawLength);
         assertThat(plain).hasSize(rawLength);
         assertThat(hmac(chunkIdKey, plain)).isEqualTo(id);
@@ -650,14 +653,32 @@ class FormatV1FixtureTest {
       return mac.doFinal(data);
     }
 
-    static byte[] gcmOpen(byte[] key, byte[] aad, byte[] sealed) throws GeneralSecurityException {
-      Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+    /**
+     * The sealed-message format of docs/format.md §3.4: {@code iv[16] ‖ ciphertext ‖ tag[32]},
+     * AES-256-CTR under {@code HMAC-SHA256(key, "enc")}, tag {@code HMAC-SHA256(HMAC-SHA256(key,
+     * "mac"), be32(|aad|) ‖ aad ‖ iv ‖ ciphertext)}.
+     */
+    static byte[] aeadOpen(byte[] key, byte[] aad, byte[] sealed) throws GeneralSecurityException {
+      if (sealed.length < 48) {
+        throw new javax.crypto.AEADBadTagException("shorter than iv + tag");
+      }
+      int body = sealed.length - 32;
+      byte[] macInput =
+          ByteBuffer.allocate(4 + aad.length + body)
+              .putInt(aad.length)
+              .put(aad)
+              .put(sealed, 0, body)
+              .array();
+      byte[] tag = hmac(hmac(key, "mac".getBytes(StandardCharsets.US_ASCII)), macInput);
+      if (!MessageDigest.isEqual(tag, Arrays.copyOfRange(sealed, body, sealed.length))) {
+        throw new javax.crypto.AEADBadTagException("tag mismatch");
+      }
+      Cipher c = Cipher.getInstance("AES/CTR/NoPadding");
       c.init(
           Cipher.DECRYPT_MODE,
-          new SecretKeySpec(key, "AES"),
-          new GCMParameterSpec(128, sealed, 0, 12));
-      c.updateAAD(aad);
-      return c.doFinal(sealed, 12, sealed.length - 12);
+          new SecretKeySpec(hmac(key, "enc".getBytes(StandardCharsets.US_ASCII)), "AES"),
+          new IvParameterSpec(sealed, 0, 16));
+      return c.doFinal(sealed, 16, body - 16);
     }
   }
 
