@@ -122,4 +122,31 @@ class FormatChecksTest {
         .isEqualTo(fits)
         .hasSize(1);
   }
+
+  @Test
+  void versionedJsonRefusesNewerVersionsAndMissingOnes() throws Exception {
+    String name = "snapshots/" + "ef".repeat(32);
+    assertThatThrownBy(
+            () ->
+                Json.readVersioned(
+                    name,
+                    "{\"version\":2,\"x\":[1]}".getBytes(StandardCharsets.UTF_8),
+                    Map.class,
+                    1))
+        .isInstanceOf(UnsupportedVersionException.class)
+        .hasMessageContaining(name)
+        .hasMessageContaining("version 2")
+        .hasMessageContaining("newer Stele");
+    for (String json : List.of("{\"version\":0}", "{}", "{\"version\":\"one\"}", "[1]", "nope")) {
+      assertThatThrownBy(
+              () -> Json.readVersioned(name, json.getBytes(StandardCharsets.UTF_8), Map.class, 1))
+          .as(json)
+          .isInstanceOf(CorruptBlobException.class)
+          .hasMessageContaining(name);
+    }
+    assertThat(
+            Json.readVersioned(
+                name, "{\"version\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8), Map.class, 1))
+        .containsEntry("a", 2);
+  }
 }
