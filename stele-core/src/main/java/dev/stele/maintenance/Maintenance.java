@@ -83,7 +83,8 @@ public final class Maintenance {
     List<SnapshotCatalog.Entry> live = liveSnapshots(tombstones.keySet());
     repo.reloadIndex();
     Index index = repo.loadIndex();
-    Map<Id, MaintenanceRecord> records = repo.maintenanceRecords();
+    // Strict: a record from a newer Stele stops the run before anything is deleted.
+    Map<Id, MaintenanceRecord> records = repo.maintenanceRecords(true);
     Reachability reach = Reachability.of(repo, live, format.minimumRetention(), true);
 
     Map<String, BlobInfo> packs = new HashMap<>();
@@ -189,7 +190,15 @@ public final class Maintenance {
 
     MaintenanceRecord record =
         new MaintenanceRecord(
-            1, now, "full", toMark, superseded, run.deleted, run.deferred, extended, rewritten);
+            MaintenanceRecord.VERSION,
+            now,
+            "full",
+            toMark,
+            superseded,
+            run.deleted,
+            run.deferred,
+            extended,
+            rewritten);
     if (!dryRun) {
       repo.writeBlob(BlobKind.MAINTENANCE, Json.write(record));
     }

@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import dev.stele.crypto.Aead;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
@@ -25,10 +26,27 @@ final class IndexCodec {
 
   record Contents(List<Id> supersedes, Map<String, List<PackEntry>> packs) {}
 
+  /**
+   * Encodes an index payload.
+   *
+   * @throws IllegalArgumentException if a pack name is longer than 65535 UTF-8 bytes (the u16
+   *     length field cannot record it)
+   */
   static byte[] encode(List<Id> supersedes, Map<String, List<PackEntry>> packs) {
     int size = 1 + 4 + supersedes.size() * Id.BYTES + 4;
+    Map<String, byte[]> names = new LinkedHashMap<>();
     for (var pack : packs.entrySet()) {
-      size += 2 + pack.getKey().length() + 4 + pack.getValue().size() * PackEntry.ENCODED_BYTES;
+      byte[] name = pack.getKey().getBytes(StandardCharsets.UTF_8);
+      if (name.length > 0xFFFF) {
+        throw new IllegalArgumentException(
+            "pack name is "
+                + name.length
+                + " UTF-8 bytes, longer than an index can record (65535): "
+                + pack.getKey().substring(0, Math.min(pack.getKey().length(), 80))
+                + "…");
+      }
+      names.put(pack.getKey(), name);
+      size += 2 + name.length + 4 + pack.getValue().size() * PackEntry.ENCODED_BYTES;
     }
     ByteBuffer out = ByteBuffer.allocate(size);
     out.put((byte) 1);
@@ -36,7 +54,7 @@ final class IndexCodec {
     supersedes.forEach(id -> out.put(id.bytes()));
     out.putInt(packs.size());
     for (var pack : packs.entrySet()) {
-      byte[] name = pack.getKey().getBytes(StandardCharsets.UTF_8);
+      byte[] name = names.get(pack.getKey());
       out.putShort((short) name.length);
       out.put(name);
       out.putInt(pack.getValue().size());
@@ -52,6 +70,9 @@ final class IndexCodec {
         throw new CorruptBlobException(blob, "unknown index version");
       }
       int superseded = in.getInt();
+      if (superseded < 0 || superseded > in.remaining() / Id.BYTES) {
+        throw new CorruptBlobException(blob, "supersedes count " + superseded + " out of bounds");
+      }
       List<Id> supersedes = new ArrayList<>(superseded);
       for (int i = 0; i < superseded; i++) {
         supersedes.add(readId(in));
@@ -61,12 +82,17 @@ final class IndexCodec {
       for (int p = 0; p < packCount; p++) {
         byte[] name = new byte[Short.toUnsignedInt(in.getShort())];
         in.get(name);
+        String pack = new String(name, StandardCharsets.UTF_8).intern();
         int count = in.getInt();
+        if (count < 0 || count > in.remaining() / PackEntry.ENCODED_BYTES) {
+          throw new CorruptBlobException(
+              blob, "entry count " + count + " of " + pack + " out of bounds");
+        }
         List<PackEntry> entries = new ArrayList<>(count);
         for (int i = 0; i < count; i++) {
-          entries.add(getEntry(in));
+          entries.add(checkEntry(blob, pack, getEntry(in)));
         }
-        packs.put(new String(name, StandardCharsets.UTF_8).intern(), entries);
+        packs.put(pack, entries);
       }
       if (in.hasRemaining()) {
         throw new CorruptBlobException(blob, "trailing bytes in index");
@@ -83,6 +109,34 @@ final class IndexCodec {
     out.putInt(e.offset());
     out.putInt(e.length());
     out.putInt(e.rawLength());
+  }
+
+  /**
+   * Checks what a reader relies on before reading a chunk: {@code offset ≥ 8} (after the pack
+   * magic), {@code length ≥} {@link Aead#OVERHEAD}, {@code rawLength ≥ 0}.
+   *
+   * @throws CorruptBlobException naming {@code blob} otherwise
+   */
+  static PackEntry checkEntry(String blob, String pack, PackEntry e) throws CorruptBlobException {
+    if (e.offset() < Pack.MAGIC.length
+        || e.length() < Aead.OVERHEAD
+        || e.rawLength() < 0
+        || (long) e.offset() + e.length() > Integer.MAX_VALUE) {
+      throw new CorruptBlobException(
+          blob,
+          "entry for chunk "
+              + e.id().hex()
+              + " in "
+              + pack
+              + " out of bounds (offset "
+              + e.offset()
+              + ", length "
+              + e.length()
+              + ", rawLength "
+              + e.rawLength()
+              + ")");
+    }
+    return e;
   }
 
   static PackEntry getEntry(ByteBuffer in) {

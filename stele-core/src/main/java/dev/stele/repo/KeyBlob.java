@@ -22,6 +22,9 @@ public final class KeyBlob {
   public static final String PREFIX = "keys/";
   private static final byte[] AAD = "stele key v1".getBytes(StandardCharsets.US_ASCII);
 
+  /** The key blob version this Stele writes and reads. */
+  static final int VERSION = 1;
+
   record Stored(int version, Instant created, String host, KdfParams kdf, byte[] sealed) {}
 
   record Payload(byte[] secret, String format) {}
@@ -36,7 +39,7 @@ public final class KeyBlob {
     byte[] sealed = Aead.seal(kek, AAD, payload);
     Arrays.fill(kek, (byte) 0);
     Arrays.fill(payload, (byte) 0);
-    return Json.write(new Stored(1, now, host, kdf, sealed));
+    return Json.write(new Stored(VERSION, now, host, kdf, sealed));
   }
 
   /**
@@ -44,17 +47,13 @@ public final class KeyBlob {
    *
    * @return the master key, or null if the password does not open this blob
    * @throws CorruptBlobException if the blob does not match its name or cannot be parsed
+   * @throws UnsupportedVersionException if a newer Stele wrote the blob
    */
   static Opened open(String name, byte[] blob, char[] password) throws IOException {
     if (!name.equals(PREFIX + Sha256.of(blob).hex())) {
       throw new CorruptBlobException(name, "content does not match its name");
     }
-    Stored stored;
-    try {
-      stored = Json.read(blob, Stored.class);
-    } catch (IOException e) {
-      throw new CorruptBlobException(name, "not a key blob", e);
-    }
+    Stored stored = Json.readVersioned(name, blob, Stored.class, VERSION);
     byte[] kek = Kdf.derive(password, stored.kdf());
     try {
       Payload payload = Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class);

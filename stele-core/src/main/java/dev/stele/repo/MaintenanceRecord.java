@@ -29,6 +29,11 @@ public record MaintenanceRecord(
     List<String> deferred,
     List<String> extended,
     List<String> rewrittenPacks) {
+  /**
+   * The record version this Stele writes and reads. Maintenance refuses to delete anything in a
+   * repository holding a newer record: it may carry rules about deletion this Stele does not know.
+   */
+  public static final int VERSION = 1;
 
   public MaintenanceRecord {
     markedPacks = List.copyOf(markedPacks);

@@ -125,8 +125,13 @@ public final class Pack {
     }
     List<PackEntry> entries = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      PackEntry e = IndexCodec.getEntry(in);
-      if (e.offset() < MAGIC.length || e.offset() + (long) e.length() > packSize) {
+      PackEntry e;
+      try {
+        e = IndexCodec.checkEntry(name, name, IndexCodec.getEntry(in));
+      } catch (IllegalArgumentException unknownType) {
+        throw new CorruptBlobException(name, "pack footer malformed", unknownType);
+      }
+      if (e.offset() + (long) e.length() > packSize) {
         throw new CorruptBlobException(name, "pack entry out of bounds");
       }
       entries.add(e);

@@ -229,14 +229,46 @@ public final class Repository implements Closeable {
     return IndexCodec.decode(BlobKind.INDEX.nameOf(id), readBlob(BlobKind.INDEX, id));
   }
 
-  /** Reads every maintenance record; unreadable ones are reported as warnings and skipped. */
+  /**
+   * Reads every maintenance record; unreadable ones, and ones written by a newer Stele, are
+   * reported as warnings and skipped.
+   */
   public Map<Id, MaintenanceRecord> maintenanceRecords() throws IOException {
+    return maintenanceRecords(false);
+  }
+
+  /**
+   * Reads every maintenance record; unreadable ones are reported as warnings and skipped.
+   *
+   * @param forDeletion true when the caller is about to delete: then a record written by a newer
+   *     Stele is not skipped but stops the caller (it may restrict deletion in ways this Stele does
+   *     not know)
+   * @throws IOException if {@code forDeletion} and a record has a version newer than {@link
+   *     MaintenanceRecord#VERSION}
+   */
+  public Map<Id, MaintenanceRecord> maintenanceRecords(boolean forDeletion) throws IOException {
     Map<Id, MaintenanceRecord> records = new HashMap<>();
     for (Id id : list(BlobKind.MAINTENANCE)) {
       try {
-        records.put(id, Json.read(readBlob(BlobKind.MAINTENANCE, id), MaintenanceRecord.class));
+        records.put(
+            id,
+            Json.readVersioned(
+                BlobKind.MAINTENANCE.nameOf(id),
+                readBlob(BlobKind.MAINTENANCE, id),
+                MaintenanceRecord.class,
+                MaintenanceRecord.VERSION));
       } catch (BlobNotFoundException e) {
         // deleted by a concurrent maintenance run after listing
+      } catch (UnsupportedVersionException e) {
+        if (forDeletion) {
+          throw new IOException(
+              "maintenance stopped, nothing deleted: the repository was maintained by a newer"
+                  + " Stele ("
+                  + e.getMessage()
+                  + "); maintain it with that version",
+              e);
+        }
+        warn(e.getMessage());
       } catch (IOException e) {
         warn(e.getMessage());
       }

@@ -66,6 +66,10 @@ public record RepositoryFormat(
     } catch (IOException | IllegalArgumentException e) {
       throw new NotARepositoryException(BLOB + " is not a Stele format blob");
     }
+    if (format.version() < 1) {
+      throw new NotARepositoryException(
+          "repository format version " + format.version() + " is invalid (versions start at 1)");
+    }
     if (format.version() > VERSION) {
       throw new NotARepositoryException(
           "repository format version " + format.version() + " is newer than this Stele reads");

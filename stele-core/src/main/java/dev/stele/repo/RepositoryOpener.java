@@ -26,12 +26,16 @@ final class RepositoryOpener {
       throw new NotARepositoryException(store.describe() + " has no key blobs");
     }
     CorruptBlobException corrupt = null;
+    UnsupportedVersionException newer = null;
     for (BlobInfo info : keys) {
       KeyBlob.Opened opened;
       try {
         opened = KeyBlob.open(info.name(), store.read(info.name()), password);
       } catch (CorruptBlobException e) {
         corrupt = e;
+        continue;
+      } catch (UnsupportedVersionException e) {
+        newer = e; // perhaps this password's, but only a newer Stele can tell
         continue;
       }
       if (opened == null) {
@@ -46,6 +50,14 @@ final class RepositoryOpener {
         throw new WrongPasswordException(store.describe() + " (this password's key was removed)");
       }
       return repo;
+    }
+    if (newer != null) {
+      throw new UnsupportedVersionException(
+          "no key blob this Stele reads opens with this password, and "
+              + newer.getMessage()
+              + " (a wrong password, or this password's key was added by a newer Stele)",
+          newer.blob(),
+          newer.version());
     }
     if (corrupt != null) {
       throw new WrongPasswordException(store.describe() + " (and " + corrupt.getMessage() + ")");

@@ -32,6 +32,8 @@ public record SnapshotManifest(
     Instant expires,
     Stats stats,
     Map<String, String> labels) {
+  /** The manifest version this Stele writes and reads; a reader refuses newer ones. */
+  public static final int VERSION = 1;
 
   public SnapshotManifest {
     paths = List.copyOf(paths);

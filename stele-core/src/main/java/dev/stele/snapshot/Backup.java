@@ -117,7 +117,7 @@ public final class Backup {
       double seconds = (System.nanoTime() - t0) / 1e9;
       SnapshotManifest manifest =
           new SnapshotManifest(
-              1,
+              SnapshotManifest.VERSION,
               started,
               options.host(),
               Hosts.user(),

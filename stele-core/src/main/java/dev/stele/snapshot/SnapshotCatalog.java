@@ -50,7 +50,11 @@ public final class SnapshotCatalog {
   }
 
   public SnapshotManifest read(Id id) throws IOException {
-    return Json.read(repo.readBlob(BlobKind.SNAPSHOT, id), SnapshotManifest.class);
+    return Json.readVersioned(
+        BlobKind.SNAPSHOT.nameOf(id),
+        repo.readBlob(BlobKind.SNAPSHOT, id),
+        SnapshotManifest.class,
+        SnapshotManifest.VERSION);
   }
 
   /**

@@ -43,6 +43,15 @@ public record Tree(List<Node> nodes) {
     return null;
   }
 
+  /** Longest name or symlink target, in UTF-8 bytes, that the u16 length fields can record. */
+  public static final int MAX_STRING_BYTES = 0xFFFF;
+
+  /**
+   * Encodes the tree.
+   *
+   * @throws IllegalArgumentException if a name or symlink target is longer than {@value
+   *     #MAX_STRING_BYTES} UTF-8 bytes (the format's u16 length fields cannot record it)
+   */
   public byte[] encode() {
     int size = 5;
     List<byte[]> names = new ArrayList<>(nodes.size());
@@ -51,6 +60,8 @@ public record Tree(List<Node> nodes) {
       byte[] name = n.name().getBytes(StandardCharsets.UTF_8);
       byte[] target =
           n.target() == null ? new byte[0] : n.target().getBytes(StandardCharsets.UTF_8);
+      checkLength("name", n.name(), name);
+      checkLength("symlink target of " + n.name(), n.target(), target);
       names.add(name);
       targets.add(target);
       size += 2 + name.length + 1 + 12 + 32 + 4 + 8;
@@ -88,10 +99,18 @@ public record Tree(List<Node> nodes) {
         throw new CorruptBlobException("tree " + id.hex(), "unknown tree version");
       }
       int count = in.getInt();
-      List<Node> nodes = new ArrayList<>(count);
+      if (count < 0) {
+        throw new CorruptBlobException("tree " + id.hex(), "negative node count");
+      }
+      List<Node> nodes = new ArrayList<>(Math.min(count, in.remaining() / MIN_NODE_BYTES));
       for (int i = 0; i < count; i++) {
         String name = string(in);
-        Node.Kind kind = Node.Kind.values()[in.get()];
+        byte kindCode = in.get();
+        if (kindCode < 0 || kindCode >= Node.Kind.values().length) {
+          throw new CorruptBlobException(
+              "tree " + id.hex(), "unknown node kind " + kindCode + " for " + name);
+        }
+        Node.Kind kind = Node.Kind.values()[kindCode];
         int mode = in.getInt();
         int uid = in.getInt();
         int gid = in.getInt();
@@ -107,17 +126,17 @@ public record Tree(List<Node> nodes) {
         switch (kind) {
           case FILE -> {
             int n = in.getInt();
+            if (n < 0 || n > in.remaining() / Id.BYTES) {
+              throw new CorruptBlobException(
+                  "tree " + id.hex(), "chunk count " + n + " of " + name + " out of bounds");
+            }
             Id[] ids = new Id[n];
             for (int c = 0; c < n; c++) {
-              ids[c] = Id.read(bytes, in.position());
-              in.position(in.position() + Id.BYTES);
+              ids[c] = readId(in);
             }
             chunks = Arrays.asList(ids);
           }
-          case DIRECTORY -> {
-            subtree = Id.read(bytes, in.position());
-            in.position(in.position() + Id.BYTES);
-          }
+          case DIRECTORY -> subtree = readId(in);
           case SYMLINK -> target = string(in);
         }
         nodes.add(
@@ -125,10 +144,37 @@ public record Tree(List<Node> nodes) {
                 name, kind, mode, uid, gid, mtime, ctime, device, inode, links, size, chunks,
                 subtree, target));
       }
+      if (in.hasRemaining()) {
+        throw new CorruptBlobException(
+            "tree " + id.hex(), in.remaining() + " trailing bytes after the last node");
+      }
       return new Tree(nodes);
-    } catch (BufferUnderflowException | IndexOutOfBoundsException e) {
+    } catch (BufferUnderflowException | IndexOutOfBoundsException | IllegalArgumentException e) {
       throw new CorruptBlobException("tree " + id.hex(), "malformed tree", e);
     }
+  }
+
+  /** Bytes of the smallest node: empty name, no chunks, empty target. */
+  private static final int MIN_NODE_BYTES = 2 + 1 + 12 + 32 + 4 + 8 + 2;
+
+  private static void checkLength(String what, String value, byte[] utf8) {
+    if (utf8.length > MAX_STRING_BYTES) {
+      throw new IllegalArgumentException(
+          what
+              + " is "
+              + utf8.length
+              + " UTF-8 bytes, longer than a tree can record ("
+              + MAX_STRING_BYTES
+              + "): "
+              + value.substring(0, Math.min(value.length(), 80))
+              + "…");
+    }
+  }
+
+  private static Id readId(ByteBuffer in) {
+    byte[] b = new byte[Id.BYTES];
+    in.get(b);
+    return Id.of(b);
   }
 
   private static String string(ByteBuffer in) {
