@@ -152,13 +152,17 @@ public final class FilesystemBlobStore implements BlobStore {
   @Override
   public byte[] read(String name) throws IOException {
     Path file = path(name);
+    long size;
     try {
-      return Files.readAllBytes(file);
+      size = Files.size(file);
     } catch (NoSuchFileException e) {
       throw new BlobNotFoundException(name);
-    } catch (IOException e) {
-      throw notABlob(name, file, e);
     }
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IOException(name + ": too large to read whole (" + size + " bytes)");
+    }
+    // Not Files.readAllBytes: it reads through a direct buffer as large as the file.
+    return read(name, 0, (int) size);
   }
 
   @Override
