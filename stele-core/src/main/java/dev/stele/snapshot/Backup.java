@@ -27,6 +27,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -37,11 +40,12 @@ import java.util.stream.Stream;
 /**
  * Takes one snapshot of one or more paths.
  *
- * <p>A pipeline: the calling thread walks the sources in sorted order and builds trees; reader
- * threads read, chunk and hash files; sealer threads compress and encrypt new chunks; the {@link
- * ChunkWriter} packs and uploads them. Files whose size, times, device and inode match the parent
- * snapshot reuse its chunk list unread. Two semaphores bound what is in flight (files being read,
- * bytes waiting to be sealed), so memory stays flat whatever the input size.
+ * <p>A pipeline: walker threads list and stat directories (subdirectories in parallel, joined in
+ * name order) and build trees; reader threads read, chunk and hash files; sealer threads compress
+ * and encrypt new chunks; the {@link ChunkWriter} packs and uploads them. Files whose size, times,
+ * device and inode match the parent snapshot reuse its chunk list unread. Two semaphores bound what
+ * is in flight (files being read, bytes waiting to be sealed), so memory stays flat whatever the
+ * input size.
  *
  * <p>The manifest is written last, after {@link ChunkWriter#flush} has made every chunk durable and
  * indexed: a snapshot exists only once everything it names does.
@@ -68,6 +72,7 @@ public final class Backup {
   private final AtomicLong filesNew = new AtomicLong();
   private final AtomicLong dirs = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
+  private ForkJoinPool walkers;
   private ExecutorService readers;
   private ExecutorService sealers;
   private ChunkWriter writer;
@@ -106,12 +111,13 @@ public final class Backup {
     // backup reuse chunks from them.
     repo.reloadIndex();
     repo.loadIndex();
+    walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
     writer = repo.newWriter(options.uploads());
     try {
       Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
-      Id root = writeSyntheticRoot(absolute, parentRoot);
+      Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
       awaitSealing();
       writer.flush();
       double seconds = (System.nanoTime() - t0) / 1e9;
@@ -140,6 +146,7 @@ public final class Backup {
       Id id = new SnapshotCatalog(repo).write(manifest);
       return new Result(id, manifest, List.copyOf(warnings));
     } finally {
+      walkers.shutdownNow();
       readers.shutdownNow();
       sealers.shutdownNow();
       writer.close();
@@ -229,7 +236,9 @@ public final class Backup {
       return null;
     }
     if (stat.isDirectory()) {
-      return directory(path, stat.toNode(name, Node.Kind.DIRECTORY), parentNode);
+      // Subdirectories are walked in parallel; the parent joins them in name order.
+      Node dir = stat.toNode(name, Node.Kind.DIRECTORY);
+      return ForkJoinTask.adapt(() -> directory(path, dir, parentNode)).fork();
     }
     if (stat.isSymlink()) {
       files.incrementAndGet();
@@ -368,6 +377,13 @@ public final class Backup {
     if (pending instanceof Node n) {
       return n;
     }
+    if (pending instanceof ForkJoinTask<?> task) {
+      try {
+        return (Node) task.join();
+      } catch (RuntimeException e) {
+        throw unwrap(e);
+      }
+    }
     try {
       Node n = ((Future<?>) pending).get() instanceof Node node ? node : null;
       rethrow();
@@ -432,6 +448,35 @@ public final class Backup {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("backup interrupted");
     }
+  }
+
+  /** Runs the tree walk on the walker pool, where subdirectories can be forked. */
+  private Id walk(java.util.concurrent.Callable<Id> rootWalk) throws IOException {
+    try {
+      return walkers.invoke(ForkJoinTask.adapt(rootWalk));
+    } catch (RuntimeException e) {
+      throw unwrap(e);
+    }
+  }
+
+  /**
+   * The IOException a forked task failed with: fork/join wraps checked exceptions in
+   * RuntimeExceptions, once per level of joined tasks.
+   */
+  private static IOException unwrap(RuntimeException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException io) {
+        return io;
+      }
+    }
+    throw e;
+  }
+
+  private static ForkJoinWorkerThread walkerThread(ForkJoinPool pool) {
+    ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+    t.setName("stele-walk-" + t.getPoolIndex());
+    t.setDaemon(true);
+    return t;
   }
 
   private static ExecutorService executor(String name, int threads) {

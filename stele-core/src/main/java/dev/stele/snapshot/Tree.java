@@ -33,11 +33,20 @@ public record Tree(List<Node> nodes) {
     nodes = nodes.stream().sorted(BY_NAME).toList();
   }
 
-  /** The entry called {@code name}, or null. */
+  /** The entry called {@code name}, or null. Binary search: nodes are sorted by name. */
   public Node find(String name) {
-    for (Node n : nodes) {
-      if (n.name().equals(name)) {
-        return n;
+    int lo = 0;
+    int hi = nodes.size() - 1;
+    while (lo <= hi) {
+      int mid = (lo + hi) >>> 1;
+      int c = nodes.get(mid).name().compareTo(name);
+      if (c == 0) {
+        return nodes.get(mid);
+      }
+      if (c < 0) {
+        lo = mid + 1;
+      } else {
+        hi = mid - 1;
       }
     }
     return null;
