@@ -1,0 +1,62 @@
+package dev.stele.s3;
+
+import dev.stele.blob.Retention;
+import java.io.IOException;
+import java.time.Duration;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.DefaultRetention;
+import software.amazon.awssdk.services.s3.model.GetBucketVersioningResponse;
+import software.amazon.awssdk.services.s3.model.ObjectLockConfiguration;
+import software.amazon.awssdk.services.s3.model.ObjectLockEnabled;
+
+/** Reads a bucket's {@link BucketConfig} from the server: two requests, no writes. */
+public final class BucketInspector {
+  private BucketInspector() {}
+
+  /**
+   * The configuration of {@code bucket}.
+   *
+   * @throws IOException if the bucket does not exist or cannot be read with these credentials
+   */
+  public static BucketConfig inspect(S3Client client, String bucket) throws IOException {
+    GetBucketVersioningResponse versioning;
+    try {
+      versioning = client.getBucketVersioning(b -> b.bucket(bucket));
+    } catch (SdkException e) {
+      throw S3Errors.io("bucket " + bucket, e);
+    }
+    String status =
+        versioning.status() == null
+                || versioning.status() == BucketVersioningStatus.UNKNOWN_TO_SDK_VERSION
+            ? "Off"
+            : versioning.statusAsString();
+    ObjectLockConfiguration lock;
+    try {
+      lock = client.getObjectLockConfiguration(b -> b.bucket(bucket)).objectLockConfiguration();
+    } catch (AwsServiceException e) {
+      // ObjectLockConfigurationNotFoundError (404) on a bucket without lock; servers that do not
+      // implement object lock answer 400, 404 or 501. Any of them means: nothing is enforced.
+      if (e.statusCode() == 403 || e.statusCode() >= 500 && e.statusCode() != 501) {
+        throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
+      }
+      lock = null;
+    } catch (SdkException e) {
+      throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
+    }
+    boolean enabled = lock != null && lock.objectLockEnabled() == ObjectLockEnabled.ENABLED;
+    Retention.Mode mode = Retention.Mode.NONE;
+    Duration period = Duration.ZERO;
+    if (enabled && lock.rule() != null && lock.rule().defaultRetention() != null) {
+      DefaultRetention rule = lock.rule().defaultRetention();
+      mode = Retention.Mode.valueOf(rule.modeAsString());
+      period =
+          rule.days() != null
+              ? Duration.ofDays(rule.days())
+              : Duration.ofDays(365L * (rule.years() == null ? 0 : rule.years()));
+    }
+    return new BucketConfig(bucket, status, enabled, mode, period);
+  }
+}

@@ -1,0 +1,332 @@
+package dev.stele.s3;
+
+import dev.stele.blob.BlobExistsException;
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobNames;
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.blob.BlobRetainedException;
+import dev.stele.blob.BlobStore;
+import dev.stele.blob.Capabilities;
+import dev.stele.blob.Retention;
+import java.io.EOFException;
+import java.io.IOException;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
+import software.amazon.awssdk.services.s3.model.GetObjectRetentionResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
+import software.amazon.awssdk.services.s3.model.ObjectVersion;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * A blob store in an S3 bucket: blob {@code name} is the object {@code prefix/name}.
+ *
+ * <p>What it relies on, and what it does not:
+ *
+ * <ul>
+ *   <li><b>Create never replaces.</b> It looks first (HEAD) and sends {@code If-None-Match: *}, but
+ *       relies on neither alone: Ceph RGW ignores the header on versioned buckets. On a versioned
+ *       bucket, after its PUT it lists the key's versions; if an older version was there first, it
+ *       lost a race, removes its own version and reports {@link BlobExistsException}. See {@link
+ *       S3Creates} for the residual race, and why Stele's names make it moot.
+ *   <li><b>Retention is proven, not assumed.</b> It is sent with the PUT (or set right after a
+ *       multipart upload completes) and then read back; a server that dropped it fails the create
+ *       loudly.
+ *   <li><b>Delete removes versions, not keys.</b> A DELETE without a version id would only add a
+ *       delete marker, which looks like success and frees nothing. Every version of the key is
+ *       deleted by id; a version the server refuses (still retained) is a {@link
+ *       BlobRetainedException}. The GOVERNANCE bypass header is never sent.
+ *   <li><b>No blind retries of writes.</b> See {@link S3Clients} and {@link S3Retries}.
+ * </ul>
+ *
+ * <p>Concurrency: safe for many threads; requests run on the caller's thread, up to {@link
+ * S3Options#maxConnections()} at once. Several processes may share a bucket (names are unique).
+ */
+public final class S3BlobStore implements BlobStore {
+  static final String MD5_METADATA = "stele-md5";
+
+  private final S3Clients clients;
+  private final S3Location location;
+  private final BucketConfig config;
+  private final S3Retries retries;
+  private final S3Creates creates;
+
+  S3BlobStore(S3Clients clients, S3Location location, BucketConfig config, S3Options options) {
+    this.clients = clients;
+    this.location = location;
+    this.config = config;
+    this.retries = S3Retries.of(options);
+    this.creates = new S3Creates(clients, location, config, options, retries);
+  }
+
+  /** A store at {@code location} with default options; reads the bucket's configuration. */
+  public static S3BlobStore open(S3Location location) throws IOException {
+    return open(location, S3Options.defaults());
+  }
+
+  /**
+   * A store at {@code location}. Reads the bucket's configuration (versioning, object lock, default
+   * rule) once, now.
+   *
+   * @throws IOException if the bucket cannot be reached or does not exist
+   */
+  public static S3BlobStore open(S3Location location, S3Options options) throws IOException {
+    return open(location, options, List.of());
+  }
+
+  /** As {@link #open(S3Location, S3Options)}, with SDK interceptors (tests inject faults). */
+  static S3BlobStore open(
+      S3Location location, S3Options options, List<ExecutionInterceptor> interceptors)
+      throws IOException {
+    S3Clients clients = S3Clients.connect(location, options, interceptors);
+    try {
+      BucketConfig config = BucketInspector.inspect(clients.reads, location.bucket());
+      return new S3BlobStore(clients, location, config, options);
+    } catch (IOException | RuntimeException e) {
+      clients.close();
+      throw e;
+    }
+  }
+
+  /** The bucket's configuration as read when this store was opened. */
+  public BucketConfig bucketConfig() {
+    return config;
+  }
+
+  public S3Location location() {
+    return location;
+  }
+
+  @Override
+  public void create(String name, byte[] data, Retention retention) throws IOException {
+    BlobNames.check(name);
+    Objects.requireNonNull(data, "data");
+    Objects.requireNonNull(retention, "retention");
+    creates.create(name, data, retention);
+  }
+
+  @Override
+  public byte[] read(String name) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    try {
+      return clients
+          .reads
+          .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key))
+          .asByteArrayUnsafe();
+    } catch (SdkException e) {
+      throw S3Errors.blob(name, e);
+    }
+  }
+
+  @Override
+  public byte[] read(String name, long offset, int length) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+    }
+    if (length == 0) {
+      long size = stat(name).size();
+      if (offset > size) {
+        throw new EOFException(name + ": offset " + offset + " is past the end (" + size + ")");
+      }
+      return new byte[0];
+    }
+    byte[] bytes;
+    try {
+      String range = "bytes=" + offset + "-" + (offset + length - 1);
+      bytes =
+          clients
+              .reads
+              .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key).range(range))
+              .asByteArrayUnsafe();
+    } catch (SdkException e) {
+      if (S3Errors.status(e) == 416) {
+        throw new EOFException(name + ": offset " + offset + " is past the end");
+      }
+      throw S3Errors.blob(name, e);
+    }
+    if (bytes.length != length) {
+      throw new EOFException(
+          name + ": asked for " + length + " bytes at " + offset + ", got " + bytes.length);
+    }
+    return bytes;
+  }
+
+  @Override
+  public List<BlobInfo> list(String prefix) throws IOException {
+    BlobNames.checkPrefix(prefix);
+    String keyPrefix = location.keyPrefix();
+    List<BlobInfo> result = new ArrayList<>();
+    try {
+      for (S3Object object :
+          clients
+              .reads
+              .listObjectsV2Paginator(b -> b.bucket(location.bucket()).prefix(keyPrefix + prefix))
+              .contents()) {
+        String name = object.key().substring(keyPrefix.length());
+        if (valid(name)) {
+          result.add(new BlobInfo(name, object.size(), seconds(object.lastModified())));
+        }
+      }
+    } catch (SdkException e) {
+      throw S3Errors.io(location + " listing " + prefix, e);
+    }
+    // S3 lists in UTF-8 byte order, which is String order for the ASCII names Stele uses.
+    result.sort(Comparator.comparing(BlobInfo::name));
+    return result;
+  }
+
+  @Override
+  public BlobInfo stat(String name) throws IOException {
+    HeadObjectResponse head = creates.head(name);
+    if (head == null) {
+      throw new BlobNotFoundException(name);
+    }
+    return new BlobInfo(name, head.contentLength(), seconds(head.lastModified()));
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    List<ObjectVersion> versions = new ArrayList<>();
+    List<DeleteMarkerEntry> markers = new ArrayList<>();
+    try {
+      var pages =
+          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key));
+      pages.versions().stream().filter(v -> v.key().equals(key)).forEach(versions::add);
+      pages.deleteMarkers().stream().filter(m -> m.key().equals(key)).forEach(markers::add);
+    } catch (SdkException e) {
+      throw S3Errors.io(name + ": listing versions", e);
+    }
+    // Newest first: should a version be retained, the ones already gone are the newer ones, and
+    // the key keeps showing the (identical, since names are unique) older content.
+    versions.sort(Comparator.comparing(ObjectVersion::lastModified).reversed());
+    for (ObjectVersion version : versions) {
+      deleteVersion(name, key, version.versionId());
+    }
+    for (DeleteMarkerEntry marker : markers) {
+      deleteVersion(name, key, marker.versionId());
+    }
+    if (versions.isEmpty()) {
+      throw new BlobNotFoundException(name);
+    }
+  }
+
+  private void deleteVersion(String name, String key, String versionId) throws IOException {
+    try {
+      retries.call(
+          () ->
+              clients.writes.deleteObject(
+                  b -> b.bucket(location.bucket()).key(key).versionId(versionId)));
+    } catch (SdkException e) {
+      if (S3Errors.status(e) == 403) {
+        String retention;
+        try {
+          retention = creates.retentionOf(name, key, versionId).toString();
+        } catch (IOException | RuntimeException ignored) {
+          retention = "retention unknown";
+        }
+        BlobRetainedException retained =
+            new BlobRetainedException(
+                name, "version " + versionId + " refused with 403 AccessDenied, " + retention);
+        retained.initCause(e);
+        throw retained;
+      }
+      if (!S3Errors.notFound(e)) {
+        throw S3Errors.io(name + ": deleting version " + versionId, e);
+      }
+    }
+  }
+
+  @Override
+  public Retention retention(String name) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    return creates.retentionOf(name, key, null);
+  }
+
+  @Override
+  public Retention extendRetention(String name, Retention.Mode mode, Instant until)
+      throws IOException {
+    String key = location.key(BlobNames.check(name));
+    Objects.requireNonNull(mode, "mode");
+    HeadObjectResponse head = creates.head(name);
+    if (head == null) {
+      throw new BlobNotFoundException(name);
+    }
+    String versionId = head.versionId();
+    Retention current = creates.retentionOf(name, key, versionId);
+    Instant wanted = S3Creates.ceilSeconds(until);
+    if (!current.isNone() && !wanted.isAfter(current.until())) {
+      return current;
+    }
+    Retention.Mode keep = current.isNone() ? mode : current.mode();
+    if (keep == Retention.Mode.NONE) {
+      return current;
+    }
+    if (!config.objectLock()) {
+      throw new IOException(
+          name + ": bucket " + location.bucket() + " has no object lock; cannot retain it");
+    }
+    try {
+      retries.call(
+          () ->
+              clients.writes.putObjectRetention(
+                  b ->
+                      b.bucket(location.bucket())
+                          .key(key)
+                          .versionId(versionId)
+                          .retention(
+                              r ->
+                                  r.mode(ObjectLockRetentionMode.fromValue(keep.name()))
+                                      .retainUntilDate(wanted))));
+    } catch (SdkException e) {
+      throw S3Errors.blob(name, e);
+    }
+    return creates.verifyRetention(name, key, versionId, Retention.of(keep, wanted));
+  }
+
+  @Override
+  public Capabilities capabilities() {
+    return config.capabilities();
+  }
+
+  @Override
+  public String describe() {
+    return location.toString();
+  }
+
+  @Override
+  public void close() {
+    clients.close();
+  }
+
+  static Instant seconds(Instant instant) {
+    return instant == null ? Instant.EPOCH : instant.truncatedTo(ChronoUnit.SECONDS);
+  }
+
+  private static boolean valid(String name) {
+    try {
+      BlobNames.check(name);
+      return true;
+    } catch (IllegalArgumentException e) {
+      return false; // a key someone else put under our prefix, such as a "folder/" marker
+    }
+  }
+
+  // GetObjectRetentionResponse is referenced by S3Creates; keep the import honest here.
+  static Retention retentionFrom(GetObjectRetentionResponse response) {
+    if (response.retention() == null || response.retention().mode() == null) {
+      return Retention.NONE;
+    }
+    return Retention.of(
+        Retention.Mode.valueOf(response.retention().modeAsString()),
+        response.retention().retainUntilDate());
+  }
+}

@@ -1,0 +1,152 @@
+package dev.stele.s3;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.List;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.awscore.retry.AwsRetryStrategy;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.http.SdkHttpClient;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.regions.providers.DefaultAwsRegionProviderChain;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+
+/**
+ * The SDK clients of one store: one pool of HTTP connections, and two {@link S3Client}s over it.
+ *
+ * <p>{@link #reads} keeps the SDK's standard retries (jittered backoff, a few attempts), which are
+ * safe for reads, listings and other idempotent requests. {@link #writes} never retries: a PUT
+ * whose answer was lost may have landed, and on a versioned bucket a blind second PUT makes a
+ * second version. The store retries writes itself, after looking (see {@link S3BlobStore}).
+ *
+ * <p>Both compute checksums only when an operation requires one ({@code WHEN_REQUIRED}): the SDK's
+ * default trailing checksums in aws-chunked bodies are rejected by Ceph RGW 16
+ * (XAmzContentSHA256Mismatch). The store sets Content-MD5 on every PUT and part itself.
+ */
+final class S3Clients implements Closeable {
+  final S3Client reads;
+  final S3Client writes;
+  private final SdkHttpClient http;
+
+  private S3Clients(S3Client reads, S3Client writes, SdkHttpClient http) {
+    this.reads = reads;
+    this.writes = writes;
+    this.http = http;
+  }
+
+  static S3Clients connect(
+      S3Location location, S3Options options, List<ExecutionInterceptor> interceptors)
+      throws IOException {
+    ApacheHttpClient.Builder httpBuilder =
+        ApacheHttpClient.builder()
+            .maxConnections(options.maxConnections())
+            .connectionTimeout(Duration.ofSeconds(10))
+            .socketTimeout(Duration.ofSeconds(60));
+    if (location.caCert() != null) {
+      TrustManager[] trust = trustManagers(location);
+      httpBuilder.tlsTrustManagersProvider(() -> trust);
+    }
+    SdkHttpClient http = httpBuilder.build();
+    try {
+      S3Client reads = builder(location, http, interceptors, false).build();
+      S3Client writes = builder(location, http, interceptors, true).build();
+      return new S3Clients(reads, writes, http);
+    } catch (SdkException | IllegalArgumentException e) {
+      http.close();
+      throw new IOException(location + ": cannot set up the S3 client: " + e.getMessage(), e);
+    }
+  }
+
+  private static S3ClientBuilder builder(
+      S3Location location,
+      SdkHttpClient http,
+      List<ExecutionInterceptor> interceptors,
+      boolean noRetries) {
+    S3ClientBuilder builder =
+        S3Client.builder()
+            .httpClient(http)
+            .region(region(location))
+            .credentialsProvider(credentials(location))
+            .forcePathStyle(location.pathStyle())
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .overrideConfiguration(
+                c -> {
+                  interceptors.forEach(c::addExecutionInterceptor);
+                  if (noRetries) {
+                    c.retryStrategy(AwsRetryStrategy.doNotRetry());
+                  }
+                });
+    if (location.endpoint() != null) {
+      builder.endpointOverride(location.endpoint());
+    }
+    return builder;
+  }
+
+  private static Region region(S3Location location) {
+    if (location.region() != null) {
+      return Region.of(location.region());
+    }
+    try {
+      return new DefaultAwsRegionProviderChain().getRegion();
+    } catch (SdkException e) {
+      return Region.US_EAST_1;
+    }
+  }
+
+  private static AwsCredentialsProvider credentials(S3Location location) {
+    if (location.accessKey() != null) {
+      return StaticCredentialsProvider.create(
+          AwsBasicCredentials.create(location.accessKey(), location.secretKey()));
+    }
+    if (location.profile() != null) {
+      return ProfileCredentialsProvider.create(location.profile());
+    }
+    return DefaultCredentialsProvider.builder().build();
+  }
+
+  private static TrustManager[] trustManagers(S3Location location) throws IOException {
+    try (InputStream in = Files.newInputStream(location.caCert())) {
+      KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+      store.load(null, null);
+      int i = 0;
+      for (Certificate cert : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+        store.setCertificateEntry("ca-" + i++, cert);
+      }
+      if (i == 0) {
+        throw new IOException(location.caCert() + ": no certificates in the file");
+      }
+      TrustManagerFactory factory =
+          TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(store);
+      return factory.getTrustManagers();
+    } catch (GeneralSecurityException e) {
+      throw new IOException(location.caCert() + ": not a PEM certificate file", e);
+    }
+  }
+
+  @Override
+  public void close() {
+    reads.close();
+    writes.close();
+    http.close();
+  }
+}
