@@ -1,0 +1,254 @@
+package dev.stele.s3;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stele.blob.BlobExistsException;
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.blob.BlobRetainedException;
+import dev.stele.blob.Retention;
+import dev.stele.blob.Retention.Mode;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
+import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.SdkHttpRequest;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
+import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
+import software.amazon.awssdk.services.s3.model.ObjectVersion;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/** What only a server that enforces Object Lock can show: Ceph RGW, in a bucket with lock. */
+class S3ObjectLockTest {
+  private static S3Clients raw;
+  private static String bucket;
+
+  @BeforeAll
+  static void createBucket() throws IOException {
+    raw = TestBuckets.raw();
+    bucket = TestBuckets.create(raw.reads, true);
+  }
+
+  @AfterAll
+  static void closeClient() {
+    raw.close();
+  }
+
+  private static Instant inAMinute() {
+    return Instant.now().plusSeconds(60).truncatedTo(ChronoUnit.SECONDS);
+  }
+
+  private static List<ObjectVersion> versions(S3BlobStore store, String name) {
+    String key = store.location().key(name);
+    ListObjectVersionsResponse listing =
+        raw.reads.listObjectVersions(b -> b.bucket(bucket).prefix(key));
+    assertThat(listing.deleteMarkers()).as("delete markers of %s", key).isEmpty();
+    return listing.versions().stream().filter(v -> v.key().equals(key)).toList();
+  }
+
+  @Test
+  void secondCreateOfANameIsRefusedThoughTheServerIgnoresIfNoneMatch() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      assertThat(store.capabilities().conditionalCreate()).isFalse();
+      store.create("once", new byte[] {1}, Retention.NONE);
+      assertThatThrownBy(() -> store.create("once", new byte[] {2}, Retention.NONE))
+          .isInstanceOf(BlobExistsException.class);
+      assertThat(versions(store, "once")).hasSize(1);
+      assertThat(store.read("once")).containsExactly(1);
+    }
+  }
+
+  @Test
+  void createThatLosesARaceAfterItsHeadRemovesItsVersionAndSaysSo() throws IOException {
+    // Another writer's PUT lands between this store's HEAD and its PUT.
+    ExecutionInterceptor rival =
+        new ExecutionInterceptor() {
+          @Override
+          public void beforeTransmission(
+              Context.BeforeTransmission context, ExecutionAttributes attributes) {
+            if ("PutObject".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
+              String key =
+                  context.httpRequest().encodedPath().replaceFirst("^/" + bucket + "/", "");
+              raw.writes.putObject(
+                  b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {9}));
+            }
+          }
+        };
+    try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(rival))) {
+      assertThatThrownBy(() -> store.create("raced", new byte[] {1}, Retention.NONE))
+          .isInstanceOf(BlobExistsException.class);
+      assertThat(versions(store, "raced")).hasSize(1);
+      assertThat(store.read("raced")).containsExactly(9);
+    }
+  }
+
+  @Test
+  void lockedVersionCannotBeDeletedAndStillReads() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      for (Mode mode : List.of(Mode.GOVERNANCE, Mode.COMPLIANCE)) {
+        String name = "locked-" + mode;
+        store.create(name, new byte[] {7}, Retention.of(mode, inAMinute()));
+        assertThatThrownBy(() -> store.delete(name))
+            .isInstanceOf(BlobRetainedException.class)
+            .hasMessageContaining("403");
+        assertThat(store.read(name)).containsExactly(7);
+        assertThat(versions(store, name)).hasSize(1); // and no delete marker pretending
+      }
+    }
+  }
+
+  @Test
+  void deleteRemovesEveryVersionNotJustTheCurrentOne() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      store.create("overwritten", new byte[] {1}, Retention.NONE);
+      String key = store.location().key("overwritten");
+      // Someone holding the credentials overwrites the key and then "deletes" it.
+      raw.writes.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {2}));
+      raw.writes.deleteObject(b -> b.bucket(bucket).key(key));
+      assertThatThrownBy(() -> store.read("overwritten")).isInstanceOf(BlobNotFoundException.class);
+      store.delete("overwritten");
+      ListObjectVersionsResponse left =
+          raw.reads.listObjectVersions(b -> b.bucket(bucket).prefix(key));
+      assertThat(left.versions()).isEmpty();
+      assertThat(left.deleteMarkers()).isEmpty();
+      assertThatThrownBy(() -> store.delete("overwritten"))
+          .isInstanceOf(BlobNotFoundException.class);
+    }
+  }
+
+  @Test
+  void complianceRetentionCannotBeShortened() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      Instant until = inAMinute();
+      store.create("compliance", new byte[] {1}, Retention.of(Mode.COMPLIANCE, until));
+      Retention kept = Retention.of(Mode.COMPLIANCE, until);
+      assertThat(store.extendRetention("compliance", Mode.COMPLIANCE, until.minusSeconds(30)))
+          .isEqualTo(kept);
+      assertThat(store.retention("compliance")).isEqualTo(kept);
+      // Behind the store's back, the server itself refuses.
+      String key = store.location().key("compliance");
+      assertThatThrownBy(
+              () ->
+                  raw.writes.putObjectRetention(
+                      b ->
+                          b.bucket(bucket)
+                              .key(key)
+                              .retention(
+                                  r ->
+                                      r.mode(ObjectLockRetentionMode.COMPLIANCE)
+                                          .retainUntilDate(until.minusSeconds(30)))))
+          .isInstanceOfSatisfying(
+              S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(403));
+      assertThat(store.retention("compliance")).isEqualTo(kept);
+    }
+  }
+
+  @Test
+  void retentionTheServerDroppedFailsTheCreateLoudly() throws IOException {
+    // A server that accepts lock headers and ignores them (S3Mock, s3rver) looks like this.
+    ExecutionInterceptor dropLock =
+        new ExecutionInterceptor() {
+          @Override
+          public SdkHttpRequest modifyHttpRequest(
+              Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
+            SdkHttpRequest request = context.httpRequest();
+            SdkHttpRequest.Builder stripped = request.toBuilder();
+            request.headers().keySet().stream()
+                .filter(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("x-amz-object-lock"))
+                .forEach(stripped::removeHeader);
+            return stripped.build();
+          }
+        };
+    try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(dropLock))) {
+      assertThatThrownBy(
+              () ->
+                  store.create(
+                      "dropped", new byte[] {1}, Retention.of(Mode.COMPLIANCE, inAMinute())))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("did not keep the retention");
+    }
+  }
+
+  @Test
+  void retentionOnABucketWithoutObjectLockIsRefusedNotPretended() throws IOException {
+    String plain = TestBuckets.create(raw.reads, false);
+    try (S3BlobStore store = TestBuckets.store(plain)) {
+      assertThat(store.capabilities().objectLock()).isFalse();
+      assertThatThrownBy(
+              () -> store.create("x", new byte[] {1}, Retention.of(Mode.GOVERNANCE, inAMinute())))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("does not have object lock");
+      assertThat(store.list("")).isEmpty();
+      store.create("y", new byte[] {1}, Retention.NONE);
+      assertThatThrownBy(() -> store.extendRetention("y", Mode.GOVERNANCE, inAMinute()))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining("no object lock");
+      assertThat(store.retention("y")).isEqualTo(Retention.NONE);
+    }
+  }
+
+  @Test
+  void multipartUploadGetsItsRetentionAfterCompletion() throws IOException {
+    RequestLog log = new RequestLog();
+    S3Options options = S3Options.defaults().withMultipart(6 << 20, 5 << 20);
+    try (S3BlobStore store = TestBuckets.store(bucket, options, List.of(log))) {
+      byte[] data = new byte[11 << 20];
+      new Random(7).nextBytes(data);
+      Instant until = inAMinute();
+      store.create("packs/big", data, Retention.of(Mode.GOVERNANCE, until));
+      assertThat(log.count("UploadPart")).isEqualTo(3);
+      assertThat(log.count("CompleteMultipartUpload")).isEqualTo(1);
+      assertThat(log.count("PutObjectRetention")).isEqualTo(1);
+      assertThat(log.lines().toString())
+          .matches(".*CompleteMultipartUpload.*PutObjectRetention.*GetObjectRetention.*");
+      assertThat(store.retention("packs/big")).isEqualTo(Retention.of(Mode.GOVERNANCE, until));
+      assertThat(store.read("packs/big")).isEqualTo(data);
+      assertThat(versions(store, "packs/big")).hasSize(1);
+      assertThatThrownBy(() -> store.delete("packs/big")).isInstanceOf(BlobRetainedException.class);
+    }
+  }
+
+  @Test
+  void bucketInspectionReportsVersioningLockAndDefaultRule() throws IOException {
+    String locked = TestBuckets.create(raw.reads, true);
+    BucketConfig lockConfig = BucketInspector.inspect(raw.reads, locked);
+    assertThat(lockConfig)
+        .isEqualTo(new BucketConfig(locked, "Enabled", true, Mode.NONE, Duration.ZERO));
+    assertThat(lockConfig.problemWith(Mode.COMPLIANCE)).isEmpty();
+
+    raw.writes.putObjectLockConfiguration(
+        b ->
+            b.bucket(locked)
+                .objectLockConfiguration(
+                    c ->
+                        c.objectLockEnabled("Enabled")
+                            .rule(
+                                r ->
+                                    r.defaultRetention(
+                                        d -> d.mode(ObjectLockRetentionMode.COMPLIANCE).days(2)))));
+    assertThat(BucketInspector.inspect(raw.reads, locked))
+        .isEqualTo(new BucketConfig(locked, "Enabled", true, Mode.COMPLIANCE, Duration.ofDays(2)));
+
+    String plain = TestBuckets.create(raw.reads, false);
+    BucketConfig plainConfig = BucketInspector.inspect(raw.reads, plain);
+    assertThat(plainConfig)
+        .isEqualTo(new BucketConfig(plain, "Off", false, Mode.NONE, Duration.ZERO));
+    assertThat(plainConfig.problemWith(Mode.COMPLIANCE))
+        .hasValueSatisfying(m -> assertThat(m).contains("object lock", "--lock-mode none"));
+    assertThat(plainConfig.problemWith(Mode.NONE)).isEmpty();
+
+    assertThatThrownBy(() -> BucketInspector.inspect(raw.reads, "no-such-bucket-here"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("NoSuchBucket");
+  }
+}
