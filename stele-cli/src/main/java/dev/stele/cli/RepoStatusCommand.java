@@ -7,6 +7,7 @@ import dev.stele.repo.KeyBlob;
 import dev.stele.repo.Pack;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
+import dev.stele.s3.S3BlobStore;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,6 +40,9 @@ final class RepoStatusCommand extends StelCommand {
       int snapshots = new SnapshotCatalog(repo).list().size();
       Map<String, Object> status = new LinkedHashMap<>();
       status.put("location", repo.store().describe());
+      if (repo.store() instanceof S3BlobStore s3) {
+        status.put("bucket", s3.bucketConfig());
+      }
       status.put("format", f);
       status.put("currentKey", repo.keyName());
       status.put("keys", keys);
@@ -56,6 +60,9 @@ final class RepoStatusCommand extends StelCommand {
         return ExitCode.OK;
       }
       out().printf("repository  %s at %s%n", f.id(), repo.store().describe());
+      if (repo.store() instanceof S3BlobStore s3) {
+        out().printf("bucket      %s%n", s3.bucketConfig().summary());
+      }
       out().printf("format      version %d, created %s%n", f.version(), Format.time(f.created()));
       out()
           .printf(

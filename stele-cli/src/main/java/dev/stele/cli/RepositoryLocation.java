@@ -11,6 +11,7 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.Locale;
+import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -24,12 +25,22 @@ final class RepositoryLocation {
   private static final Pattern URL = Pattern.compile("^([A-Za-z][A-Za-z0-9+.-]*)://.*");
 
   private final String spec;
+  private final Map<String, String> options;
 
   RepositoryLocation(String spec) {
+    this(spec, Map.of());
+  }
+
+  /**
+   * {@code options} go to the provider of a {@code scheme://} location, see {@link
+   * BlobStoreProvider}.
+   */
+  RepositoryLocation(String spec, Map<String, String> options) {
     if (spec == null || spec.isBlank()) {
       throw CliException.usage("no repository: give --repo or set STELE_REPO");
     }
     this.spec = spec;
+    this.options = Map.copyOf(options);
   }
 
   /** The store of an existing repository. */
@@ -47,7 +58,7 @@ final class RepositoryLocation {
     if (m.matches()) {
       String scheme = m.group(1).toLowerCase(Locale.ROOT);
       if (!scheme.equals("file")) {
-        return provider(scheme).open(uri(), creating);
+        return provider(scheme).open(uri(), options, creating);
       }
       return filesystem(Path.of(uri()), clock, creating);
     }
