@@ -308,11 +308,18 @@ class CommandLineTest {
   }
 
   @Test
-  void s3LocationsAreNotAvailableInThisBuild() {
-    Cli.Run run = cli.with("STELE_REPO", "s3://bucket/prefix").run("snapshot", "list");
+  void unknownSchemesAreNotAvailableInThisBuild() {
+    Cli.Run run = cli.with("STELE_REPO", "gs://bucket/prefix").run("snapshot", "list");
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.errorLines())
-        .containsExactly("stele: s3 repositories are not available in this build");
+        .containsExactly("stele: gs repositories are not available in this build");
+  }
+
+  @Test
+  void badS3LocationIsAUsageError() {
+    Cli.Run run = cli.with("STELE_REPO", "s3://Not_A_Bucket/prefix").run("snapshot", "list");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.errorLines()).containsExactly("stele: not an S3 bucket name: Not_A_Bucket");
   }
 
   @Test

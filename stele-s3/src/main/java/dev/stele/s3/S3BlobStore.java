@@ -19,7 +19,6 @@ import java.util.Objects;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
-import software.amazon.awssdk.services.s3.model.GetObjectRetentionResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
@@ -318,15 +317,5 @@ public final class S3BlobStore implements BlobStore {
     } catch (IllegalArgumentException e) {
       return false; // a key someone else put under our prefix, such as a "folder/" marker
     }
-  }
-
-  // GetObjectRetentionResponse is referenced by S3Creates; keep the import honest here.
-  static Retention retentionFrom(GetObjectRetentionResponse response) {
-    if (response.retention() == null || response.retention().mode() == null) {
-      return Retention.NONE;
-    }
-    return Retention.of(
-        Retention.Mode.valueOf(response.retention().modeAsString()),
-        response.retention().retainUntilDate());
   }
 }

@@ -17,6 +17,7 @@ import java.util.Map;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
+import software.amazon.awssdk.services.s3.model.GetObjectRetentionResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectLockMode;
 import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
@@ -311,7 +312,7 @@ final class S3Creates {
   /** The retention of one version ({@code null}: the current one); none if it has none. */
   Retention retentionOf(String name, String key, String versionId) throws IOException {
     try {
-      return S3BlobStore.retentionFrom(
+      return retentionFrom(
           retries.call(
               () ->
                   clients.reads.getObjectRetention(
@@ -341,6 +342,15 @@ final class S3Creates {
       }
       throw S3Errors.io(name, e);
     }
+  }
+
+  private static Retention retentionFrom(GetObjectRetentionResponse response) {
+    if (response.retention() == null || response.retention().mode() == null) {
+      return Retention.NONE;
+    }
+    return Retention.of(
+        Retention.Mode.valueOf(response.retention().modeAsString()),
+        response.retention().retainUntilDate());
   }
 
   private static boolean md5Matches(HeadObjectResponse head, byte[] md5) {
