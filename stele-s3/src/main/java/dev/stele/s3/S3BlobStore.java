@@ -197,10 +197,12 @@ public final class S3BlobStore implements BlobStore {
     List<ObjectVersion> versions = new ArrayList<>();
     List<DeleteMarkerEntry> markers = new ArrayList<>();
     try {
-      var pages =
-          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key));
-      pages.versions().stream().filter(v -> v.key().equals(key)).forEach(versions::add);
-      pages.deleteMarkers().stream().filter(m -> m.key().equals(key)).forEach(markers::add);
+      // The key as prefix also lists longer keys ("a" lists "a/b", "ab"): keep exact matches.
+      for (var page :
+          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key))) {
+        page.versions().stream().filter(v -> v.key().equals(key)).forEach(versions::add);
+        page.deleteMarkers().stream().filter(m -> m.key().equals(key)).forEach(markers::add);
+      }
     } catch (SdkException e) {
       throw S3Errors.io(name + ": listing versions", e);
     }

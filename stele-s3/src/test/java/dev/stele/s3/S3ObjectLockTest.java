@@ -127,6 +127,19 @@ class S3ObjectLockTest {
   }
 
   @Test
+  void deleteTouchesOnlyItsOwnKeyNotLongerOnesItPrefixes() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      store.create("k", new byte[] {1}, Retention.NONE);
+      store.create("k2", new byte[] {2}, Retention.NONE);
+      store.create("kk/x", new byte[] {3}, Retention.NONE);
+      store.delete("k");
+      assertThat(store.read("k2")).containsExactly(2);
+      assertThat(store.read("kk/x")).containsExactly(3);
+      assertThat(versions(store, "k2")).hasSize(1);
+    }
+  }
+
+  @Test
   void complianceRetentionCannotBeShortened() throws IOException {
     try (S3BlobStore store = TestBuckets.store(bucket)) {
       Instant until = inAMinute();
