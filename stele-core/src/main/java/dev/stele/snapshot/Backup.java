@@ -170,28 +170,8 @@ public final class Backup {
     PathTrie trie = new PathTrie();
     sources.forEach(trie::add);
     if (trie.isSource) {
-      Node root =
-          directory(
-              Path.of("/"),
-              FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY),
-              parentRoot == null
-                  ? null
-                  : new Node(
-                      "",
-                      Node.Kind.DIRECTORY,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      null,
-                      Id.parse(options.parent().tree()),
-                      null));
-      return root.subtree();
+      Node root = FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY);
+      return directory(Path.of("/"), root, parentRoot).subtree();
     }
     return writeTrieLevel(Path.of("/"), trie, parentRoot);
   }
@@ -208,11 +188,7 @@ public final class Backup {
         }
       } else {
         FileStat stat = FileStat.of(path);
-        Tree parentSub =
-            parentNode != null && parentNode.isDirectory()
-                ? readTree(parentNode.subtree().hex())
-                : null;
-        Id sub = writeTrieLevel(path, child.getValue(), parentSub);
+        Id sub = writeTrieLevel(path, child.getValue(), parentTreeOf(parentNode));
         nodes.add(stat.toNode(child.getKey(), Node.Kind.DIRECTORY).withSubtree(sub));
       }
     }
@@ -238,26 +214,12 @@ public final class Backup {
     if (stat.isDirectory()) {
       // Subdirectories are walked in parallel; the parent joins them in name order.
       Node dir = stat.toNode(name, Node.Kind.DIRECTORY);
-      return ForkJoinTask.adapt(() -> directory(path, dir, parentNode)).fork();
+      return ForkJoinTask.adapt(() -> directory(path, dir, parentTreeOf(parentNode))).fork();
     }
     if (stat.isSymlink()) {
       files.incrementAndGet();
-      Node node = stat.toNode(name, Node.Kind.SYMLINK);
-      return new Node(
-          name,
-          node.kind(),
-          node.mode(),
-          node.uid(),
-          node.gid(),
-          node.mtimeNanos(),
-          node.ctimeNanos(),
-          node.device(),
-          node.inode(),
-          node.links(),
-          0,
-          null,
-          null,
-          Files.readSymbolicLink(path).toString());
+      return stat.toNode(name, Node.Kind.SYMLINK)
+          .withTarget(Files.readSymbolicLink(path).toString());
     }
     if (!stat.isFile()) {
       warn(path + ": special file skipped");
@@ -290,12 +252,8 @@ public final class Backup {
     return future;
   }
 
-  private Node directory(Path dir, Node node, Node parentNode) throws IOException {
+  private Node directory(Path dir, Node node, Tree parentTree) throws IOException {
     dirs.incrementAndGet();
-    Tree parentTree =
-        parentNode != null && parentNode.isDirectory()
-            ? readTree(parentNode.subtree().hex())
-            : null;
     List<Path> children;
     try (Stream<Path> list = Files.list(dir)) {
       children = list.sorted().toList();
@@ -408,6 +366,13 @@ public final class Backup {
     if (t != null) {
       throw new IOException(t);
     }
+  }
+
+  /** The parent snapshot's tree for a directory, or null if the parent had no such directory. */
+  private Tree parentTreeOf(Node parentNode) throws IOException {
+    return parentNode != null && parentNode.isDirectory()
+        ? readTree(parentNode.subtree().hex())
+        : null;
   }
 
   private Tree readTree(String hex) throws IOException {
