@@ -1,10 +1,13 @@
 package dev.stele.cli;
 
 import dev.stele.blob.BlobStore;
+import dev.stele.blob.Retention;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
+import java.time.Duration;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /** {@code stele repo init}: a new repository in an empty place. */
 @Command(name = "init", description = "Create a repository in an empty directory.")
@@ -12,15 +15,59 @@ final class RepoInitCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
   @Mixin KdfOptions kdf;
 
+  @Option(
+      names = "--lock-mode",
+      paramLabel = "MODE",
+      description =
+          "Object-lock mode for every blob: compliance, governance or none (default none).")
+  Retention.Mode lockMode = Retention.Mode.NONE;
+
+  @Option(
+      names = "--min-retention",
+      paramLabel = "DURATION",
+      description =
+          "How long each blob is retained at least from its creation (e.g. 30d); needs"
+              + " --lock-mode. Snapshots with --retain keep their blobs longer.")
+  String minRetention;
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
     RepositoryLocation location = repository.location(env);
+    Duration minimum =
+        minRetention == null ? null : Durations.parse("--min-retention", minRetention);
+    if (lockMode != Retention.Mode.NONE && minimum == null) {
+      throw CliException.usage(
+          "--lock-mode "
+              + lockMode.name().toLowerCase(java.util.Locale.ROOT)
+              + " needs --min-retention");
+    }
+    if (lockMode == Retention.Mode.NONE && minimum != null) {
+      throw CliException.usage("--min-retention needs --lock-mode compliance or governance");
+    }
     char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
     BlobStore store = location.create(env.clock());
     RepositoryInit options = RepositoryInit.defaults(env.clock()).withKdf(kdf.params());
+    if (lockMode != Retention.Mode.NONE) {
+      options = options.withRetention(lockMode, minimum);
+      if (!store.capabilities().objectLock()) {
+        warn(
+            store.describe()
+                + " does not enforce object lock itself: Stele records the retention and refuses"
+                + " its own deletes, but anyone with access to the storage can still delete");
+      }
+    }
     try (Repository repo = Repository.init(store, password, options)) {
       out().println("created repository " + repo.format().id() + " at " + location);
+      if (lockMode != Retention.Mode.NONE) {
+        out()
+            .println(
+                "every blob is locked ("
+                    + lockMode.name().toLowerCase(java.util.Locale.ROOT)
+                    + ") for at least "
+                    + minRetention
+                    + " from its creation");
+      }
       out().println("Keep the password safe: without it the data cannot be read.");
     }
     return ExitCode.OK;

@@ -114,7 +114,7 @@ public final class Backup {
     walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
-    writer = repo.newWriter(options.uploads());
+    writer = repo.newWriter(options.uploads(), options.expires());
     try {
       Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
@@ -143,6 +143,7 @@ public final class Backup {
                   warnings.size(),
                   seconds),
               options.labels());
+      extendReused(manifest.retainUntil(repo.format().minimumRetention()));
       Id id = new SnapshotCatalog(repo).write(manifest);
       return new Result(id, manifest, List.copyOf(warnings));
     } finally {
@@ -150,6 +151,28 @@ public final class Backup {
       readers.shutdownNow();
       sealers.shutdownNow();
       writer.close();
+    }
+  }
+
+  /**
+   * Before the manifest exists: every blob written earlier that the snapshot depends on — packs of
+   * reused chunks, the format blob, the key blobs — is made to last until the snapshot's expiry.
+   * New blobs were created with that retention, so from the moment the manifest exists, everything
+   * it references is retained as long as it is (write-once.md, "Retention follows the data's
+   * need"). Costs one retention read per reused pack; extensions carry a week of slack, so a daily
+   * backup extends a reused pack about once a week.
+   */
+  private void extendReused(Instant until) throws IOException {
+    if (repo.format().retentionMode() == dev.stele.blob.Retention.Mode.NONE) {
+      return;
+    }
+    List<String> names = new ArrayList<>(new java.util.TreeSet<>(writer.reusedPacks()));
+    names.add(dev.stele.repo.RepositoryFormat.BLOB);
+    for (dev.stele.blob.BlobInfo key : repo.store().list("keys/")) {
+      names.add(key.name());
+    }
+    for (String name : names) {
+      repo.ensureRetained(name, until);
     }
   }
 
@@ -230,6 +253,7 @@ public final class Backup {
     Node node = stat.toNode(name, Node.Kind.FILE);
     if (node.unchangedFrom(parentNode)) {
       listener.fileDone(path, stat.size(), true);
+      writer.reuse(parentNode.chunks());
       return node.withChunks(parentNode.chunks());
     }
     filesNew.incrementAndGet();
