@@ -13,6 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "cat", description = "Write a file from a snapshot to standard output.")
 final class CatCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Parameters(paramLabel = "SNAPSHOT:PATH", description = "Snapshot and absolute path of a file.")
   String ref;
@@ -20,7 +21,7 @@ final class CatCommand extends StelCommand {
   @Override
   public Integer call() throws Exception {
     SnapshotRef r = SnapshotRef.parse(ref, true);
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
       SnapshotBrowser browser = new SnapshotBrowser(repo);
       Node node = browser.find(snapshot.manifest(), r.path());

@@ -15,6 +15,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "ls", description = "List files in a snapshot.")
 final class LsCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Parameters(
       paramLabel = "SNAPSHOT[:PATH]",
@@ -30,7 +31,7 @@ final class LsCommand extends StelCommand {
   @Override
   public Integer call() throws Exception {
     SnapshotRef r = SnapshotRef.parse(ref, false);
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
       SnapshotBrowser browser = new SnapshotBrowser(repo);
       Node start = browser.find(snapshot.manifest(), r.path());

@@ -7,7 +7,7 @@ import dev.stele.repo.RepositoryInit;
 import dev.stele.s3.BucketConfig;
 import dev.stele.s3.S3BlobStore;
 import java.time.Duration;
-import java.util.Locale;
+import java.util.Optional;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -21,65 +21,69 @@ final class RepoInitCommand extends StelCommand {
   @Option(
       names = "--lock-mode",
       paramLabel = "MODE",
-      description = "Retention of every blob: none, governance or compliance (default: none).")
-  String lockMode = "none";
+      description =
+          "Object-lock mode for every blob: compliance, governance or none (default none).")
+  Retention.Mode lockMode = Retention.Mode.NONE;
 
   @Option(
       names = "--min-retention",
-      paramLabel = "PERIOD",
-      description = "How long each blob is retained at least, such as 30d or 12h (default: 0).")
-  String minRetention = "0d";
+      paramLabel = "DURATION",
+      description =
+          "How long each blob is retained at least from its creation (e.g. 30d); needs"
+              + " --lock-mode. Snapshots with --retain keep their blobs longer.")
+  String minRetention;
 
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
     RepositoryLocation location = repository.location(env);
-    char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
-    Retention.Mode mode = mode(lockMode);
-    Duration minimum = period(minRetention);
-    if (mode != Retention.Mode.NONE && minimum.isZero()) {
-      throw CliException.usage("--lock-mode " + lockMode + " needs a --min-retention, such as 30d");
+    Duration minimum =
+        minRetention == null ? null : Durations.parse("--min-retention", minRetention);
+    if (lockMode != Retention.Mode.NONE && minimum == null) {
+      throw CliException.usage(
+          "--lock-mode "
+              + lockMode.name().toLowerCase(java.util.Locale.ROOT)
+              + " needs --min-retention");
     }
+    if (lockMode == Retention.Mode.NONE && minimum != null) {
+      throw CliException.usage("--min-retention needs --lock-mode compliance or governance");
+    }
+    char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
     BlobStore store = location.create(env.clock());
     if (store instanceof S3BlobStore s3) {
+      // The bucket, not Stele, must enforce the lock: refuse a mode it cannot honour, and show
+      // what it does enforce (versioning, lock, default rule).
       BucketConfig bucket = s3.bucketConfig();
-      var problem = bucket.problemWith(mode);
+      Optional<String> problem = bucket.problemWith(lockMode);
       if (problem.isPresent()) {
         store.close();
         throw CliException.usage(problem.get());
       }
       out().println("bucket " + bucket.bucket() + ": " + bucket.summary());
     }
-    RepositoryInit options =
-        RepositoryInit.defaults(env.clock()).withKdf(kdf.params()).withRetention(mode, minimum);
+    RepositoryInit options = RepositoryInit.defaults(env.clock()).withKdf(kdf.params());
+    if (lockMode != Retention.Mode.NONE) {
+      options = options.withRetention(lockMode, minimum);
+      if (!store.capabilities().objectLock()) {
+        warn(
+            store.describe()
+                + " does not enforce object lock itself: Stele records the retention and refuses"
+                + " its own deletes, but anyone with access to the storage can still delete");
+      }
+    }
     try (Repository repo = Repository.init(store, password, options)) {
       out().println("created repository " + repo.format().id() + " at " + location);
+      if (lockMode != Retention.Mode.NONE) {
+        out()
+            .println(
+                "every blob is locked ("
+                    + lockMode.name().toLowerCase(java.util.Locale.ROOT)
+                    + ") for at least "
+                    + minRetention
+                    + " from its creation");
+      }
       out().println("Keep the password safe: without it the data cannot be read.");
     }
     return ExitCode.OK;
-  }
-
-  private static Retention.Mode mode(String text) {
-    try {
-      return Retention.Mode.valueOf(text.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw CliException.usage(
-          "--lock-mode must be none, governance or compliance, not '" + text + "'");
-    }
-  }
-
-  /** {@code 30d}, {@code 12h}, {@code 90m}, {@code 45s}. */
-  static Duration period(String text) {
-    var m = java.util.regex.Pattern.compile("(\\d+)([dhms])").matcher(text.trim());
-    if (!m.matches()) {
-      throw CliException.usage("not a period: '" + text + "' (examples: 30d, 12h, 90m)");
-    }
-    long n = Long.parseLong(m.group(1));
-    return switch (m.group(2)) {
-      case "d" -> Duration.ofDays(n);
-      case "h" -> Duration.ofHours(n);
-      case "m" -> Duration.ofMinutes(n);
-      default -> Duration.ofSeconds(n);
-    };
   }
 }

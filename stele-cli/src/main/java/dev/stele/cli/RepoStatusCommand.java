@@ -21,13 +21,14 @@ import picocli.CommandLine.Option;
 @Command(name = "status", description = "Show a repository's format and contents.")
 final class RepoStatusCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Option(names = "--json", description = "Print JSON.")
   boolean json;
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       RepositoryFormat f = repo.format();
       Index index = repo.loadIndex();
       List<BlobInfo> packs = repo.store().list(Pack.PREFIX);

@@ -17,6 +17,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "restore", description = "Restore a snapshot, or a path of it, into a directory.")
 final class RestoreCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Parameters(
       paramLabel = "SNAPSHOT[:PATH]",
@@ -37,7 +38,7 @@ final class RestoreCommand extends StelCommand {
   public Integer call() throws Exception {
     CliEnvironment env = env();
     SnapshotRef r = SnapshotRef.parse(ref, false);
-    try (Repository repo = repository.open(env)) {
+    try (Repository repo = repository.open(env, asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
       repo.loadIndex();
       Restore.Result result;

@@ -49,6 +49,14 @@ final class SnapshotCreateCommand extends StelCommand {
           "Reuse unchanged files from SNAPSHOT (default: latest of these paths and host).")
   String parent;
 
+  @Option(
+      names = "--retain",
+      paramLabel = "DURATION",
+      description =
+          "Keep the snapshot at least this long (e.g. 90d, 12h, 2w): it expires then, and in a"
+              + " repository with a lock mode every blob it uses is retained until then.")
+  String retain;
+
   @Option(names = "--json", description = "Print the result as JSON.")
   boolean json;
 
@@ -66,6 +74,10 @@ final class SnapshotCreateCommand extends StelCommand {
           parent != null ? catalog.resolve(parent) : catalog.latest(hostName, absolute);
       BackupOptions options =
           BackupOptions.defaults(hostName).withTags(tags).withExcludes(excludes);
+      if (retain != null) {
+        options =
+            options.withExpiry(env.clock().instant().plus(Durations.parse("--retain", retain)));
+      }
       if (threads > 0) {
         options = options.withThreads(threads);
       }
@@ -111,6 +123,7 @@ final class SnapshotCreateCommand extends StelCommand {
       o.put("parent", parentEntry == null ? null : parentEntry.id().hex());
       o.put("time", result.manifest().time());
       o.put("paths", result.manifest().paths());
+      o.put("expires", result.manifest().expires());
       o.put("stats", s);
       o.put("warnings", result.warnings());
       out().println(Format.json(o));

@@ -14,6 +14,7 @@ import picocli.CommandLine.Parameters;
     description = "Show what changed between two snapshots: + added, - removed, M modified.")
 final class SnapshotDiffCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Parameters(index = "0", paramLabel = "SNAPSHOT1", description = "The older snapshot.")
   String first;
@@ -23,7 +24,7 @@ final class SnapshotDiffCommand extends StelCommand {
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       SnapshotCatalog catalog = new SnapshotCatalog(repo);
       SnapshotCatalog.Entry a = catalog.resolve(first);
       SnapshotCatalog.Entry b = catalog.resolve(second);

@@ -12,6 +12,7 @@ import picocli.CommandLine.Option;
 @Command(name = "list", description = "List snapshots, oldest first.")
 final class SnapshotListCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Option(names = "--host", paramLabel = "HOST", description = "Only snapshots from HOST.")
   String host;
@@ -27,7 +28,7 @@ final class SnapshotListCommand extends StelCommand {
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       List<SnapshotCatalog.Entry> entries =
           new SnapshotCatalog(repo)
               .list().stream()

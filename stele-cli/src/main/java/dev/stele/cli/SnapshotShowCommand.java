@@ -12,6 +12,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "show", description = "Show one snapshot: where it came from and what it holds.")
 final class SnapshotShowCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Parameters(paramLabel = "SNAPSHOT", description = "Id, unique id prefix, or 'latest'.")
   String snapshot;
@@ -21,7 +22,7 @@ final class SnapshotShowCommand extends StelCommand {
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env())) {
+    try (Repository repo = repository.open(env(), asOf)) {
       SnapshotCatalog.Entry e = new SnapshotCatalog(repo).resolve(snapshot);
       if (json) {
         out().println(Format.json(SnapshotRef.Json.of(e)));

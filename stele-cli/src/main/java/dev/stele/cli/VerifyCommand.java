@@ -1,5 +1,6 @@
 package dev.stele.cli;
 
+import dev.stele.maintenance.RetentionAudit;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
@@ -15,14 +16,22 @@ import picocli.CommandLine.Option;
             + " pack. Exits 5 if anything is damaged or missing.")
 final class VerifyCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
+  @Mixin AsOfOption asOf;
 
   @Option(names = "--read-data", description = "Also read and authenticate all pack data.")
   boolean readData;
 
+  @Option(
+      names = "--retention",
+      description =
+          "Also audit retention: list every blob retained for less than the snapshots using it"
+              + " need (exit 5 if any).")
+  boolean retention;
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
-    try (Repository repo = repository.open(env)) {
+    try (Repository repo = repository.open(env, asOf)) {
       long t0 = System.nanoTime();
       Verify.Result result;
       try (Progress progress = Progress.start("verify", env)) {
@@ -55,9 +64,19 @@ final class VerifyCommand extends StelCommand {
               result.chunks(),
               readData ? ", read " + Format.bytes(result.bytesRead()) : "",
               Format.seconds(seconds));
-      if (result.ok()) {
+      int short_ = retention ? auditRetention(repo) : 0;
+      if (result.ok() && short_ == 0) {
         out().println("no problems found");
         return ExitCode.OK;
+      }
+      if (result.ok()) {
+        err()
+            .println(
+                "stele: "
+                    + short_
+                    + (short_ == 1 ? " blob is" : " blobs are")
+                    + " retained for less than they need (maintenance run extends them)");
+        return ExitCode.DAMAGED;
       }
       err()
           .println(
@@ -66,5 +85,24 @@ final class VerifyCommand extends StelCommand {
                   + (result.problems().size() == 1 ? " problem" : " problems"));
       return ExitCode.DAMAGED;
     }
+  }
+
+  /** Prints each blob retained for less than it needs; returns how many. */
+  private int auditRetention(Repository repo) throws java.io.IOException {
+    RetentionAudit.Result audit = new RetentionAudit(repo).run();
+    if (!audit.lockMode()) {
+      out().println("retention: the repository has no lock mode; nothing needs retention");
+      return 0;
+    }
+    for (String problem : audit.problems()) {
+      err().println("problem: " + problem);
+    }
+    for (RetentionAudit.Shortfall s : audit.shortfalls()) {
+      err().println("retention: " + s);
+    }
+    out()
+        .printf(
+            "retention: checked %d blobs, %d short%n", audit.checked(), audit.shortfalls().size());
+    return audit.shortfalls().size() + audit.problems().size();
   }
 }

@@ -8,6 +8,8 @@ import dev.stele.testing.RandomTree;
 import dev.stele.testing.Rgw;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -67,17 +69,12 @@ class S3CommandLineTest {
   }
 
   private static Cli.Run init(Cli cli, String mode) {
-    return cli.run(
-        "repo",
-        "init",
-        "--kdf-memory",
-        "64",
-        "--kdf-iterations",
-        "1",
-        "--lock-mode",
-        mode,
-        "--min-retention",
-        "1m");
+    List<String> args =
+        new ArrayList<>(List.of("repo", "init", "--kdf-memory", "64", "--kdf-iterations", "1"));
+    if (!mode.equals("none")) {
+      args.addAll(List.of("--lock-mode", mode, "--min-retention", "1m"));
+    }
+    return cli.run(args.toArray(String[]::new));
   }
 
   @Test

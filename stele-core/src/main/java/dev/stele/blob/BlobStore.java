@@ -21,6 +21,11 @@ import java.util.List;
  *       {@link BlobRetainedException}, never a silent success. Only maintenance calls it.
  *   <li>{@link #extendRetention} only ever lengthens; asking for an earlier instant is a no-op that
  *       returns the retention in force.
+ *   <li>Point in time ({@link #asOf}, {@link #versions}, {@link #readVersion}) is optional: a store
+ *       whose {@link Capabilities#pointInTime()} is true supports it and passes {@code
+ *       VersionedBlobStoreContractTest}; the others keep the defaults (no versions, unsupported).
+ *       On a versioned store, {@link #retention} and {@link #extendRetention} concern the current
+ *       version of a name.
  * </ul>
  *
  * <p>Names are made of {@code [A-Za-z0-9._-]} segments separated by {@code /}; no segment is empty,
@@ -77,6 +82,69 @@ public interface BlobStore extends Closeable {
    * @return the retention in force afterwards
    */
   Retention extendRetention(String name, Retention.Mode mode, Instant until) throws IOException;
+
+  /**
+   * A read-only view of this store as it was at {@code instant}: each name reads as its newest
+   * version not newer than {@code instant} (created at or before it); a name whose newest such
+   * version is a delete marker, or that has no such version, is absent. Listings, {@code stat},
+   * ranged reads and {@link #retention} (of the version in view) answer accordingly; {@link
+   * #versions} lists only versions not newer than {@code instant}, and {@link #readVersion} reads
+   * any of those. {@link #create}, {@link #delete} and {@link #extendRetention} of a view throw
+   * {@link UnsupportedOperationException}. {@code asOf} of a view is the view at the earlier of the
+   * two instants. Closing a view releases nothing: close the store it came from.
+   *
+   * <p>Only stores whose {@link Capabilities#pointInTime()} is true support it; a versioned S3
+   * bucket does, because every overwrite and every delete without a version id keeps the earlier
+   * version. That is what makes a repository tampered with by someone holding the credentials
+   * restorable in full (write-once rule 3).
+   *
+   * @throws UnsupportedOperationException if this store keeps no versions
+   */
+  default BlobStore asOf(Instant instant) {
+    throw new UnsupportedOperationException("point-in-time reads need a versioned store");
+  }
+
+  /**
+   * Every version of {@code name}, newest first, delete markers included; empty if the name never
+   * existed or the store keeps no versions (the default). Versions written at the same instant are
+   * still listed newest first, in the order the store applied them.
+   */
+  default List<BlobVersion> versions(String name) throws IOException {
+    BlobNames.check(name);
+    return List.of();
+  }
+
+  /**
+   * The bytes of one version of {@code name}, as {@link #versions} named it.
+   *
+   * @throws BlobNotFoundException if there is no such version, or it is a delete marker
+   * @throws UnsupportedOperationException if the store keeps no versions (the default)
+   */
+  default byte[] readVersion(String name, String versionId) throws IOException {
+    throw new UnsupportedOperationException("point-in-time reads need a versioned store");
+  }
+
+  /**
+   * {@code length} bytes from {@code offset} of one version of {@code name}. The default reads the
+   * whole version and slices it; a store that can read a range of a version (S3 can: a ranged GET
+   * with a version id) should override it.
+   *
+   * @throws BlobNotFoundException if there is no such version, or it is a delete marker
+   * @throws java.io.EOFException if the range goes past the end of the version
+   * @throws UnsupportedOperationException if the store keeps no versions
+   */
+  default byte[] readVersion(String name, String versionId, long offset, int length)
+      throws IOException {
+    byte[] whole = readVersion(name, versionId);
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+    }
+    if (offset + length > whole.length) {
+      throw new java.io.EOFException(
+          name + " version " + versionId + ": range " + offset + "+" + length + " past the end");
+    }
+    return java.util.Arrays.copyOfRange(whole, (int) offset, (int) offset + length);
+  }
 
   /** What this store enforces, detected rather than assumed. */
   Capabilities capabilities();

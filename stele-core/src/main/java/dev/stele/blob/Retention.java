@@ -37,6 +37,14 @@ public record Retention(Mode mode, Instant until) {
     return mode != Mode.NONE && now.isBefore(until);
   }
 
+  /**
+   * True if this retention keeps a blob at least until {@code instant}: the one test of "falls
+   * short" that backup, maintenance and the retention audit share.
+   */
+  public boolean lastsUntil(Instant instant) {
+    return !isNone() && !until.isBefore(instant);
+  }
+
   public boolean isNone() {
     return mode == Mode.NONE;
   }

@@ -51,7 +51,7 @@ import java.util.TreeSet;
  * The run ends by writing one maintenance record saying what it did.
  */
 public final class Maintenance {
-  static final Duration EXTENSION_SLACK = Duration.ofDays(7);
+  static final Duration EXTENSION_SLACK = Repository.EXTENSION_SLACK;
   private static final double REWRITE_DEAD_FRACTION = 0.25;
 
   private final Repository repo;
@@ -286,44 +286,15 @@ public final class Maintenance {
       List<String> deleted,
       List<String> marked)
       throws IOException {
+    Set<String> going = new HashSet<>(marked);
+    going.addAll(index.markedPacks());
+    Map<String, Instant> needed =
+        RetentionNeeds.compute(repo, index, reach, live, Set.copyOf(deleted), going);
     Retention.Mode mode = repo.format().retentionMode();
-    Map<String, Instant> needed = new HashMap<>();
-    Instant latest = Instant.EPOCH;
-    for (var pack : index.packs().entrySet()) {
-      if (deleted.contains(pack.getKey()) || marked.contains(pack.getKey())) {
-        continue;
-      }
-      Instant until = null;
-      for (PackEntry e : pack.getValue()) {
-        Instant u = reach.neededUntil(e.id());
-        if (u != null && (until == null || u.isAfter(until))) {
-          until = u;
-        }
-      }
-      if (until != null) {
-        needed.put(pack.getKey(), until);
-      }
-    }
-    for (SnapshotCatalog.Entry e : live) {
-      Instant until = Reachability.expiry(e.manifest(), repo.format().minimumRetention());
-      needed.put(e.name(), until);
-    }
-    for (Instant until : needed.values()) {
-      latest = until.isAfter(latest) ? until : latest;
-    }
-    if (!needed.isEmpty()) {
-      needed.put(RepositoryFormat.BLOB, latest);
-      for (BlobInfo key : store.list("keys/")) {
-        needed.put(key.name(), latest);
-      }
-    }
     List<String> extended = new ArrayList<>();
-    for (var n : needed.entrySet()) {
-      Retention current = store.retention(n.getKey());
-      if (current.isNone() || current.until().isBefore(n.getValue())) {
-        store.extendRetention(n.getKey(), mode, n.getValue().plus(EXTENSION_SLACK));
-        extended.add(n.getKey());
-      }
+    for (RetentionNeeds.Shortfall s : RetentionNeeds.shortfalls(repo, needed)) {
+      store.extendRetention(s.blob(), mode, s.needed().plus(EXTENSION_SLACK));
+      extended.add(s.blob());
     }
     return extended;
   }

@@ -52,7 +52,7 @@ final class Reachability {
 
   /** Until when a snapshot's data must be kept: its expiry, or its time plus the minimum. */
   static Instant expiry(SnapshotManifest m, Duration minimum) {
-    return m.expires() != null ? m.expires() : m.time().plus(minimum);
+    return m.retainUntil(minimum);
   }
 
   private void walk(Repository repo, SnapshotCatalog.Entry snapshot, Instant until, boolean strict)

@@ -109,6 +109,8 @@ public final class Verify {
       }
     }
     long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
+    // Blobs read from an older version because the current one failed are damage too.
+    problems.addAll(repo.warnings());
     return new Result(
         List.copyOf(new java.util.LinkedHashSet<>(problems)),
         live.size(),

@@ -33,6 +33,10 @@ final class ChunkCodec {
    */
   byte[] open(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
     String where = pack + " (chunk " + entry.id().shortHex() + ")";
+    if (off < 0 || (long) off + entry.length() > buf.length) {
+      throw new CorruptBlobException(
+          pack, "shorter than its entries (chunk " + entry.id().shortHex() + ")");
+    }
     try {
       byte[] framed =
           Aead.open(

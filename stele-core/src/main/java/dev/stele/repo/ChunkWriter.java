@@ -42,9 +42,17 @@ public final class ChunkWriter implements Closeable {
   private final AtomicLong chunksStored = new AtomicLong();
   private final AtomicLong bytesNew = new AtomicLong();
   private final Pack.Builder[] current = new Pack.Builder[ChunkType.values().length];
+  private final java.time.Instant retainUntil;
+  private final Set<String> reusedPacks = ConcurrentHashMap.newKeySet();
 
-  ChunkWriter(Repository repo, ChunkCodec codec, int packSize, int parallelUploads) {
+  ChunkWriter(
+      Repository repo,
+      ChunkCodec codec,
+      int packSize,
+      int parallelUploads,
+      java.time.Instant retainUntil) {
     this.repo = repo;
+    this.retainUntil = retainUntil;
     this.codec = codec;
     this.packSize = packSize;
     this.uploadSlots = new Semaphore(parallelUploads);
@@ -64,7 +72,34 @@ public final class ChunkWriter implements Closeable {
    * other caller of this writer claimed it first.
    */
   public boolean claim(Id id) {
-    return !repo.index().hasLive(id) && claimed.add(id);
+    Index index = repo.index();
+    if (index.hasLive(id)) {
+      reusedPacks.add(index.find(id).pack());
+      return false;
+    }
+    return claimed.add(id);
+  }
+
+  /**
+   * Records that the caller reuses {@code ids} without claiming them (a file unchanged since the
+   * parent snapshot), so that {@link #reusedPacks} names their packs.
+   */
+  public void reuse(List<Id> ids) {
+    Index index = repo.index();
+    for (Id id : ids) {
+      Location location = index.find(id);
+      if (location != null) {
+        reusedPacks.add(location.pack());
+      }
+    }
+  }
+
+  /**
+   * Packs written before this writer that hold chunks its callers reused: a snapshot that names
+   * those chunks needs these packs retained as long as it is.
+   */
+  public Set<String> reusedPacks() {
+    return Set.copyOf(reusedPacks);
   }
 
   /** Seals and stores a chunk the caller claimed. */
@@ -153,7 +188,7 @@ public final class ChunkWriter implements Closeable {
       written.clear();
     }
     if (!packs.isEmpty()) {
-      repo.writeIndex(List.of(), packs);
+      repo.writeIndex(List.of(), packs, retainUntil);
     }
     claimed.clear();
   }
@@ -181,7 +216,7 @@ public final class ChunkWriter implements Closeable {
         uploads.submit(
             () -> {
               try {
-                repo.writePack(pack);
+                repo.writePack(pack, retainUntil);
                 synchronized (written) {
                   written.put(pack.name(), List.copyOf(pack.entries()));
                 }

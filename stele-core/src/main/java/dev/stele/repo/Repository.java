@@ -40,6 +40,8 @@ public final class Repository implements Closeable {
   private final byte[] blobKey;
   private final List<String> warnings = new ArrayList<>();
   private final TreePackCache treePacks = new TreePackCache();
+  private final VersionedReads reads;
+  private volatile java.util.function.Consumer<String> warningListener;
   private volatile Index index;
 
   Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
@@ -50,6 +52,7 @@ public final class Repository implements Closeable {
     this.clock = clock;
     this.codec = new ChunkCodec(key, format.compressionLevel());
     this.blobKey = key.blobKey();
+    this.reads = new VersionedReads(store, this::warn);
   }
 
   /** Creates a repository in an empty location. See {@link RepositoryInit}. */
@@ -85,9 +88,24 @@ public final class Repository implements Closeable {
     return List.copyOf(warnings);
   }
 
-  synchronized void warn(String warning) {
-    LOG.warn(warning);
-    warnings.add(warning);
+  /**
+   * Sends every warning from now on to {@code listener} (the command line prints them) instead of
+   * the log. Warnings are still collected in {@link #warnings()}.
+   */
+  public void onWarning(java.util.function.Consumer<String> listener) {
+    this.warningListener = listener;
+  }
+
+  void warn(String warning) {
+    synchronized (this) {
+      warnings.add(warning);
+    }
+    var listener = warningListener;
+    if (listener != null) {
+      listener.accept(warning);
+    } else {
+      LOG.warn(warning);
+    }
   }
 
   /** The gear table of this repository's chunker. */
@@ -134,7 +152,15 @@ public final class Repository implements Closeable {
 
   /** A writer for new chunks; {@code parallelUploads} packs may be in flight at once. */
   public ChunkWriter newWriter(int parallelUploads) {
-    return new ChunkWriter(this, codec, format.packSize(), parallelUploads);
+    return newWriter(parallelUploads, null);
+  }
+
+  /**
+   * A writer whose packs and index blob are retained at least until {@code atLeastUntil} (null: the
+   * repository's minimum from their creation).
+   */
+  public ChunkWriter newWriter(int parallelUploads, Instant atLeastUntil) {
+    return new ChunkWriter(this, codec, format.packSize(), parallelUploads, atLeastUntil);
   }
 
   /**
@@ -150,10 +176,24 @@ public final class Repository implements Closeable {
     }
     PackEntry e = location.entry();
     String pack = location.pack();
-    if (e.type() == ChunkType.TREE) {
-      return codec.open(pack, e, treePacks.get(pack, () -> store.read(pack)), e.offset());
+    try {
+      if (e.type() == ChunkType.TREE) {
+        return codec.open(pack, e, treePacks.get(pack, () -> store.read(pack)), e.offset());
+      }
+      return codec.open(pack, e, store.read(pack, e.offset(), e.length()), 0);
+    } catch (IOException failure) {
+      return recoverChunk(pack, e, failure);
     }
-    return codec.open(pack, e, store.read(pack, e.offset(), e.length()), 0);
+  }
+
+  /**
+   * After {@code failure} reading the chunk {@code entry} of {@code pack} at its current version,
+   * reads it from the newest older version of the pack in which it verifies (on a store that keeps
+   * versions), with a warning naming the pack and version; otherwise rethrows {@code failure}.
+   */
+  public byte[] recoverChunk(String pack, PackEntry entry, IOException failure) throws IOException {
+    return reads.fallback(
+        pack, failure, entry.offset(), entry.length(), b -> codec.open(pack, entry, b, 0));
   }
 
   /** Opens a chunk from a buffer read from its pack at {@code off}. */
@@ -169,10 +209,21 @@ public final class Repository implements Closeable {
     return id;
   }
 
+  /**
+   * Writes a standalone blob retained at least until {@code atLeastUntil} (null: the minimum), so
+   * that a snapshot's blobs exist only ever with the retention the snapshot needs.
+   */
+  public Id writeBlob(BlobKind kind, byte[] payload, Instant atLeastUntil) throws IOException {
+    byte[] sealed = Envelope.seal(blobKey, kind, payload, format.compressionLevel());
+    Id id = Sha256.of(sealed);
+    store.create(kind.nameOf(id), sealed, retentionUntil(atLeastUntil));
+    return id;
+  }
+
   /** Reads and verifies a standalone blob; returns its payload. */
   public byte[] readBlob(BlobKind kind, Id id) throws IOException {
     String name = kind.nameOf(id);
-    return Envelope.open(blobKey, kind, name, store.read(name));
+    return reads.read(name, bytes -> Envelope.open(blobKey, kind, name, bytes));
   }
 
   /** Ids of every blob of {@code kind}, sorted. */
@@ -196,8 +247,44 @@ public final class Repository implements Closeable {
     return format.retentionFor(clock.instant());
   }
 
-  void writePack(Pack.Builder pack) throws IOException {
-    store.create(pack.name(), pack.finish(blobKey), newRetention());
+  /**
+   * The retention a blob created now gets when it must last at least until {@code atLeastUntil}:
+   * the later of that and now plus the minimum, in the repository's mode; none without a mode.
+   */
+  public Retention retentionUntil(Instant atLeastUntil) {
+    Retention minimum = newRetention();
+    if (minimum.isNone() || atLeastUntil == null || !atLeastUntil.isAfter(minimum.until())) {
+      return minimum;
+    }
+    return Retention.of(minimum.mode(), atLeastUntil);
+  }
+
+  void writePack(Pack.Builder pack, Instant atLeastUntil) throws IOException {
+    store.create(pack.name(), pack.finish(blobKey), retentionUntil(atLeastUntil));
+  }
+
+  /**
+   * How far beyond what is needed an extension of retention goes, so that a blob kept by daily
+   * snapshots is extended about once a week rather than on every backup and maintenance run.
+   */
+  public static final java.time.Duration EXTENSION_SLACK = java.time.Duration.ofDays(7);
+
+  /**
+   * Makes sure {@code name} is retained at least until {@code until}: reads its retention and, if
+   * it falls short, extends it to {@code until} plus {@link #EXTENSION_SLACK}. Does nothing in a
+   * repository without a lock mode.
+   *
+   * @return true if it had to extend (one extra request)
+   */
+  public boolean ensureRetained(String name, Instant until) throws IOException {
+    if (format.retentionMode() == Retention.Mode.NONE) {
+      return false;
+    }
+    if (store.retention(name).lastsUntil(until)) {
+      return false;
+    }
+    store.extendRetention(name, format.retentionMode(), until.plus(EXTENSION_SLACK));
+    return true;
   }
 
   /** Reads the entry table of a pack from its footer (for recovery and verification). */
@@ -216,7 +303,14 @@ public final class Repository implements Closeable {
 
   /** Writes an index blob naming {@code packs} and superseding {@code supersedes}. */
   public Id writeIndex(List<Id> supersedes, Map<String, List<PackEntry>> packs) throws IOException {
-    Id id = writeBlob(BlobKind.INDEX, IndexCodec.encode(supersedes, packs));
+    return writeIndex(supersedes, packs, null);
+  }
+
+  /** Writes an index blob retained at least until {@code atLeastUntil} (null: the minimum). */
+  public Id writeIndex(
+      List<Id> supersedes, Map<String, List<PackEntry>> packs, Instant atLeastUntil)
+      throws IOException {
+    Id id = writeBlob(BlobKind.INDEX, IndexCodec.encode(supersedes, packs), atLeastUntil);
     Index loaded = index;
     if (loaded != null) {
       packs.forEach(loaded::add);

@@ -5,6 +5,7 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobStore;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Opens a repository: reads its format blob, then tries the password on each key blob. */
@@ -19,8 +20,18 @@ final class RepositoryOpener {
       throw new NotARepositoryException(
           store.describe() + " is not a Stele repository (no " + RepositoryFormat.BLOB + ")");
     }
-    RepositoryFormat format = RepositoryFormat.parse(formatBytes);
-    Id formatHash = Sha256.of(formatBytes);
+    boolean versioned = store.capabilities().pointInTime();
+    List<String> warnings = new ArrayList<>();
+    VersionedReads reads = new VersionedReads(store, warnings::add);
+    RepositoryFormat parsed = null;
+    try {
+      parsed = RepositoryFormat.parse(formatBytes);
+    } catch (NotARepositoryException e) {
+      if (!versioned) {
+        throw e;
+      }
+      // perhaps overwritten: the key blob says which version is the real one
+    }
     List<BlobInfo> keys = store.list(KeyBlob.PREFIX);
     if (keys.isEmpty()) {
       throw new NotARepositoryException(store.describe() + " has no key blobs");
@@ -30,7 +41,7 @@ final class RepositoryOpener {
     for (BlobInfo info : keys) {
       KeyBlob.Opened opened;
       try {
-        opened = KeyBlob.open(info.name(), store.read(info.name()), password);
+        opened = reads.read(info.name(), bytes -> KeyBlob.open(info.name(), bytes, password));
       } catch (CorruptBlobException e) {
         corrupt = e;
         continue;
@@ -41,11 +52,26 @@ final class RepositoryOpener {
       if (opened == null) {
         continue;
       }
-      if (!opened.formatHash().equals(formatHash)) {
-        throw new CorruptBlobException(
-            RepositoryFormat.BLOB, "content differs from what key " + info.name() + " sealed");
+      RepositoryFormat format = parsed;
+      if (parsed == null || !opened.formatHash().equals(Sha256.of(formatBytes))) {
+        Id sealed = opened.formatHash();
+        format =
+            reads.fallback(
+                RepositoryFormat.BLOB,
+                new CorruptBlobException(
+                    RepositoryFormat.BLOB,
+                    "content differs from what key " + info.name() + " sealed"),
+                -1,
+                0,
+                bytes -> {
+                  if (!Sha256.of(bytes).equals(sealed)) {
+                    throw new CorruptBlobException(RepositoryFormat.BLOB, "not the sealed version");
+                  }
+                  return RepositoryFormat.parse(bytes);
+                });
       }
       Repository repo = new Repository(store, format, opened.key(), info.name(), clock);
+      warnings.forEach(repo::warn);
       if (repo.tombstoned().contains(info.name())) {
         throw new WrongPasswordException(store.describe() + " (this password's key was removed)");
       }

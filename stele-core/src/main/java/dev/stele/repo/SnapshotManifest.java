@@ -35,6 +35,15 @@ public record SnapshotManifest(
   /** The manifest version this Stele writes and reads; a reader refuses newer ones. */
   public static final int VERSION = 1;
 
+  /**
+   * Until when this snapshot's blobs must be retained: its expiry, or its time plus the
+   * repository's minimum retention when it has none. The one definition backup, maintenance and the
+   * retention audit share.
+   */
+  public java.time.Instant retainUntil(java.time.Duration minimum) {
+    return expires != null ? expires : time.plus(minimum);
+  }
+
   public SnapshotManifest {
     paths = List.copyOf(paths);
     tags = tags == null ? List.of() : List.copyOf(tags);

@@ -114,7 +114,7 @@ public final class Backup {
     walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
-    writer = repo.newWriter(options.uploads());
+    writer = repo.newWriter(options.uploads(), options.expires());
     try {
       Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
@@ -143,6 +143,7 @@ public final class Backup {
                   warnings.size(),
                   seconds),
               options.labels());
+      extendReused(manifest.retainUntil(repo.format().minimumRetention()));
       Id id = new SnapshotCatalog(repo).write(manifest);
       return new Result(id, manifest, List.copyOf(warnings));
     } finally {
@@ -150,6 +151,28 @@ public final class Backup {
       readers.shutdownNow();
       sealers.shutdownNow();
       writer.close();
+    }
+  }
+
+  /**
+   * Before the manifest exists: every blob written earlier that the snapshot depends on — packs of
+   * reused chunks, the format blob, the key blobs — is made to last until the snapshot's expiry.
+   * New blobs were created with that retention, so from the moment the manifest exists, everything
+   * it references is retained as long as it is (write-once.md, "Retention follows the data's
+   * need"). Costs one retention read per reused pack; extensions carry a week of slack, so a daily
+   * backup extends a reused pack about once a week.
+   */
+  private void extendReused(Instant until) throws IOException {
+    if (repo.format().retentionMode() == dev.stele.blob.Retention.Mode.NONE) {
+      return;
+    }
+    List<String> names = new ArrayList<>(new java.util.TreeSet<>(writer.reusedPacks()));
+    names.add(dev.stele.repo.RepositoryFormat.BLOB);
+    for (dev.stele.blob.BlobInfo key : repo.store().list("keys/")) {
+      names.add(key.name());
+    }
+    for (String name : names) {
+      repo.ensureRetained(name, until);
     }
   }
 
@@ -170,28 +193,8 @@ public final class Backup {
     PathTrie trie = new PathTrie();
     sources.forEach(trie::add);
     if (trie.isSource) {
-      Node root =
-          directory(
-              Path.of("/"),
-              FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY),
-              parentRoot == null
-                  ? null
-                  : new Node(
-                      "",
-                      Node.Kind.DIRECTORY,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      0,
-                      null,
-                      Id.parse(options.parent().tree()),
-                      null));
-      return root.subtree();
+      Node root = FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY);
+      return directory(Path.of("/"), root, parentRoot).subtree();
     }
     return writeTrieLevel(Path.of("/"), trie, parentRoot);
   }
@@ -208,11 +211,7 @@ public final class Backup {
         }
       } else {
         FileStat stat = FileStat.of(path);
-        Tree parentSub =
-            parentNode != null && parentNode.isDirectory()
-                ? readTree(parentNode.subtree().hex())
-                : null;
-        Id sub = writeTrieLevel(path, child.getValue(), parentSub);
+        Id sub = writeTrieLevel(path, child.getValue(), parentTreeOf(parentNode));
         nodes.add(stat.toNode(child.getKey(), Node.Kind.DIRECTORY).withSubtree(sub));
       }
     }
@@ -238,26 +237,12 @@ public final class Backup {
     if (stat.isDirectory()) {
       // Subdirectories are walked in parallel; the parent joins them in name order.
       Node dir = stat.toNode(name, Node.Kind.DIRECTORY);
-      return ForkJoinTask.adapt(() -> directory(path, dir, parentNode)).fork();
+      return ForkJoinTask.adapt(() -> directory(path, dir, parentTreeOf(parentNode))).fork();
     }
     if (stat.isSymlink()) {
       files.incrementAndGet();
-      Node node = stat.toNode(name, Node.Kind.SYMLINK);
-      return new Node(
-          name,
-          node.kind(),
-          node.mode(),
-          node.uid(),
-          node.gid(),
-          node.mtimeNanos(),
-          node.ctimeNanos(),
-          node.device(),
-          node.inode(),
-          node.links(),
-          0,
-          null,
-          null,
-          Files.readSymbolicLink(path).toString());
+      return stat.toNode(name, Node.Kind.SYMLINK)
+          .withTarget(Files.readSymbolicLink(path).toString());
     }
     if (!stat.isFile()) {
       warn(path + ": special file skipped");
@@ -268,6 +253,7 @@ public final class Backup {
     Node node = stat.toNode(name, Node.Kind.FILE);
     if (node.unchangedFrom(parentNode)) {
       listener.fileDone(path, stat.size(), true);
+      writer.reuse(parentNode.chunks());
       return node.withChunks(parentNode.chunks());
     }
     filesNew.incrementAndGet();
@@ -290,12 +276,8 @@ public final class Backup {
     return future;
   }
 
-  private Node directory(Path dir, Node node, Node parentNode) throws IOException {
+  private Node directory(Path dir, Node node, Tree parentTree) throws IOException {
     dirs.incrementAndGet();
-    Tree parentTree =
-        parentNode != null && parentNode.isDirectory()
-            ? readTree(parentNode.subtree().hex())
-            : null;
     List<Path> children;
     try (Stream<Path> list = Files.list(dir)) {
       children = list.sorted().toList();
@@ -408,6 +390,13 @@ public final class Backup {
     if (t != null) {
       throw new IOException(t);
     }
+  }
+
+  /** The parent snapshot's tree for a directory, or null if the parent had no such directory. */
+  private Tree parentTreeOf(Node parentNode) throws IOException {
+    return parentNode != null && parentNode.isDirectory()
+        ? readTree(parentNode.subtree().hex())
+        : null;
   }
 
   private Tree readTree(String hex) throws IOException {

@@ -85,6 +85,24 @@ public record Node(
         target);
   }
 
+  public Node withTarget(String linkTarget) {
+    return new Node(
+        name,
+        kind,
+        mode,
+        uid,
+        gid,
+        mtimeNanos,
+        ctimeNanos,
+        device,
+        inode,
+        links,
+        size,
+        chunks,
+        subtree,
+        linkTarget);
+  }
+
   public Node withSubtree(Id tree) {
     return new Node(
         name,

@@ -220,19 +220,28 @@ public final class Restore {
     PackEntry last = range.get(range.size() - 1).entry();
     int length = last.offset() + last.length() - start;
     byte[] bytes;
+    IOException rangeFailure = null;
     try {
       bytes = repo.store().read(pack, start, length);
     } catch (IOException e) {
-      failRange(range, pack + ": " + e.getMessage());
-      return null;
+      bytes = null;
+      rangeFailure = e;
     }
     for (Slot slot : range) {
       byte[] plain;
       try {
+        if (bytes == null) {
+          throw rangeFailure;
+        }
         plain = repo.openChunk(pack, slot.entry(), bytes, slot.entry().offset() - start);
       } catch (IOException e) {
-        failRange(List.of(slot), e.getMessage());
-        continue;
+        try {
+          // On a versioned store, an overwritten pack is read from an older version.
+          plain = repo.recoverChunk(pack, slot.entry(), e);
+        } catch (IOException again) {
+          failRange(List.of(slot), bytes == null ? pack + ": " + e.getMessage() : e.getMessage());
+          continue;
+        }
       }
       for (Target t : slot.targets()) {
         t.file().write(t.offset(), plain);

@@ -95,7 +95,7 @@ public final class SnapshotCatalog {
 
   /** Writes a snapshot manifest: from now on the snapshot exists. */
   public Id write(SnapshotManifest manifest) throws IOException {
-    return repo.writeBlob(BlobKind.SNAPSHOT, Json.write(manifest));
+    return repo.writeBlob(BlobKind.SNAPSHOT, Json.write(manifest), manifest.expires());
   }
 
   /** Forgets a snapshot by writing a tombstone; returns the tombstone's id. */

@@ -73,12 +73,12 @@ public abstract class BlobStoreContractTest {
   }
 
   /** Now, by the clock retention is judged by, in whole seconds as object lock stores keep it. */
-  private Instant now() {
+  Instant now() {
     Instant now = clockControlsRetention() ? clock.instant() : Instant.now();
     return now.truncatedTo(ChronoUnit.SECONDS);
   }
 
-  private Instant retainedUntil() {
+  Instant retainedUntil() {
     return now().plus(retentionPeriod()).plusSeconds(1);
   }
 
@@ -91,7 +91,7 @@ public abstract class BlobStoreContractTest {
     }
   }
 
-  private static byte[] bytes(int length) {
+  static byte[] bytes(int length) {
     byte[] data = new byte[length];
     synchronized (SEEDED) {
       SEEDED.nextBytes(data);
@@ -392,7 +392,22 @@ public abstract class BlobStoreContractTest {
     assertThat(names(store.list(""))).containsExactly("valid");
   }
 
-  private static List<String> names(List<BlobInfo> infos) {
+  @Test
+  void pointInTimeIsClaimedOnlyWithItsContract() throws IOException {
+    if (store.capabilities().pointInTime()) {
+      assertThat(this)
+          .as("a store claiming point-in-time reads must pass VersionedBlobStoreContractTest")
+          .isInstanceOf(VersionedBlobStoreContractTest.class);
+      return;
+    }
+    store.create("plain", new byte[] {1}, Retention.NONE);
+    assertThat(store.versions("plain")).isEmpty();
+    assertThatThrownBy(() -> store.asOf(Instant.now()))
+        .isInstanceOf(UnsupportedOperationException.class)
+        .hasMessageContaining("versioned store");
+  }
+
+  static List<String> names(List<BlobInfo> infos) {
     return infos.stream().map(BlobInfo::name).toList();
   }
 }
