@@ -6,6 +6,7 @@ import dev.stele.blob.BlobNames;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.BlobStore;
+import dev.stele.blob.BlobVersion;
 import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
 import java.io.EOFException;
@@ -291,6 +292,182 @@ public final class S3BlobStore implements BlobStore {
       throw S3Errors.blob(name, e);
     }
     return creates.verifyRetention(name, key, versionId, Retention.of(keep, wanted));
+  }
+
+  @Override
+  public BlobStore asOf(Instant instant) {
+    if (!config.versioned()) {
+      throw new UnsupportedOperationException(
+          "point-in-time reads need a versioned store; bucket "
+              + location.bucket()
+              + " has versioning "
+              + config.versioning());
+    }
+    return new S3View(this, Objects.requireNonNull(instant, "instant"));
+  }
+
+  @Override
+  public List<BlobVersion> versions(String name) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    List<BlobVersion> result = new ArrayList<>();
+    // Versions and delete markers come in separate lists; merged newest first by time, and for
+    // equal times the one the server marks latest first.
+    record Entry(BlobVersion version, boolean latest) {}
+    List<Entry> entries = new ArrayList<>();
+    try {
+      for (var page :
+          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key))) {
+        for (ObjectVersion v : page.versions()) {
+          if (v.key().equals(key)) {
+            entries.add(
+                new Entry(
+                    new BlobVersion(v.versionId(), v.lastModified(), v.size(), false),
+                    Boolean.TRUE.equals(v.isLatest())));
+          }
+        }
+        for (DeleteMarkerEntry m : page.deleteMarkers()) {
+          if (m.key().equals(key)) {
+            entries.add(
+                new Entry(
+                    new BlobVersion(m.versionId(), m.lastModified(), 0, true),
+                    Boolean.TRUE.equals(m.isLatest())));
+          }
+        }
+      }
+    } catch (SdkException e) {
+      throw S3Errors.io(name + ": listing versions", e);
+    }
+    entries.sort(
+        Comparator.comparing((Entry e) -> e.version().created())
+            .reversed()
+            .thenComparing(e -> !e.latest()));
+    entries.forEach(e -> result.add(e.version()));
+    return result;
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    Objects.requireNonNull(versionId, "versionId");
+    try {
+      return clients
+          .reads
+          .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
+          .asByteArrayUnsafe();
+    } catch (SdkException e) {
+      throw versionFailure(name, versionId, e);
+    }
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId, long offset, int length)
+      throws IOException {
+    String key = location.key(BlobNames.check(name));
+    Objects.requireNonNull(versionId, "versionId");
+    if (offset < 0 || length < 0) {
+      throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
+    }
+    if (length == 0) {
+      long size =
+          clients
+              .reads
+              .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
+              .contentLength();
+      if (offset > size) {
+        throw new EOFException(name + " version " + versionId + ": offset " + offset + " past end");
+      }
+      return new byte[0];
+    }
+    byte[] bytes;
+    try {
+      String range = "bytes=" + offset + "-" + (offset + length - 1);
+      bytes =
+          clients
+              .reads
+              .getObjectAsBytes(
+                  b -> b.bucket(location.bucket()).key(key).versionId(versionId).range(range))
+              .asByteArrayUnsafe();
+    } catch (SdkException e) {
+      if (S3Errors.status(e) == 416) {
+        throw new EOFException(name + " version " + versionId + ": offset " + offset + " past end");
+      }
+      throw versionFailure(name, versionId, e);
+    }
+    if (bytes.length != length) {
+      throw new EOFException(
+          name + " version " + versionId + ": asked for " + length + " bytes at " + offset);
+    }
+    return bytes;
+  }
+
+  /** A delete marker answers 405, an unknown version 404 or 400: all "no such version". */
+  private static IOException versionFailure(String name, String versionId, SdkException e) {
+    int status = S3Errors.status(e);
+    if (status == 404 || status == 405 || status == 400) {
+      BlobNotFoundException missing = new BlobNotFoundException(name + " version " + versionId);
+      missing.initCause(e);
+      return missing;
+    }
+    return S3Errors.io(name + " version " + versionId, e);
+  }
+
+  /** The retention of one version of {@code name}. */
+  Retention retentionOfVersion(String name, String versionId) throws IOException {
+    return creates.retentionOf(name, location.key(BlobNames.check(name)), versionId);
+  }
+
+  /** Every key under {@code prefix} with its versions and markers, for a view's listing. */
+  List<BlobInfo> listAsOf(String prefix, Instant instant) throws IOException {
+    BlobNames.checkPrefix(prefix);
+    String keyPrefix = location.keyPrefix();
+    java.util.Map<String, BlobVersion> newest = new java.util.TreeMap<>();
+    try {
+      for (var page :
+          clients.reads.listObjectVersionsPaginator(
+              b -> b.bucket(location.bucket()).prefix(keyPrefix + prefix))) {
+        for (ObjectVersion v : page.versions()) {
+          keep(
+              newest,
+              v.key(),
+              new BlobVersion(v.versionId(), v.lastModified(), v.size(), false),
+              instant);
+        }
+        for (DeleteMarkerEntry m : page.deleteMarkers()) {
+          keep(newest, m.key(), new BlobVersion(m.versionId(), m.lastModified(), 0, true), instant);
+        }
+      }
+    } catch (SdkException e) {
+      throw S3Errors.io(location + " listing versions of " + prefix, e);
+    }
+    List<BlobInfo> result = new ArrayList<>();
+    newest.forEach(
+        (key, version) -> {
+          String name = key.substring(keyPrefix.length());
+          if (!version.deleteMarker() && valid(name)) {
+            result.add(new BlobInfo(name, version.size(), seconds(version.created())));
+          }
+        });
+    result.sort(Comparator.comparing(BlobInfo::name));
+    return result;
+  }
+
+  // On equal times a delete marker wins: a marker written in the same millisecond as a version
+  // was, in every case we know of, written after it.
+  private static void keep(
+      java.util.Map<String, BlobVersion> newest, String key, BlobVersion v, Instant instant) {
+    if (v.created().isAfter(instant)) {
+      return;
+    }
+    newest.merge(
+        key,
+        v,
+        (a, b) -> {
+          int c = a.created().compareTo(b.created());
+          if (c != 0) {
+            return c > 0 ? a : b;
+          }
+          return a.deleteMarker() ? a : b;
+        });
   }
 
   @Override
