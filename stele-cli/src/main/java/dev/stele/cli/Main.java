@@ -88,7 +88,16 @@ public final class Main implements Callable<Integer> {
     cli.setOut(env.out());
     cli.setErr(env.err());
     cli.setCaseInsensitiveEnumValuesAllowed(true);
+    withHelp(cli);
     return cli;
+  }
+
+  /** Every command and subcommand answers {@code --help} (and {@code -h}). */
+  private static void withHelp(CommandLine command) {
+    if (command.getCommandSpec().optionsMap().get("--help") == null) {
+      command.getCommandSpec().mixinStandardHelpOptions(true);
+    }
+    command.getSubcommands().values().forEach(Main::withHelp);
   }
 
   @Override

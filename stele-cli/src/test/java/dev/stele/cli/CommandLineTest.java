@@ -331,6 +331,24 @@ class CommandLineTest {
   }
 
   @Test
+  void everyCommandAnswersHelp() {
+    for (String[] command :
+        List.of(
+            new String[] {"repo", "init"},
+            new String[] {"repo", "keys", "add"},
+            new String[] {"snapshot", "create"},
+            new String[] {"restore"},
+            new String[] {"verify"},
+            new String[] {"maintenance", "run"})) {
+      List<String> args = new java.util.ArrayList<>(List.of(command));
+      args.add("--help");
+      Cli.Run run = cli.run(args.toArray(String[]::new));
+      assertThat(run.exitCode()).as(String.join(" ", args)).isZero();
+      assertThat(run.stdout()).as(String.join(" ", args)).contains("Usage: stele " + command[0]);
+    }
+  }
+
+  @Test
   void unknownOptionIsAUsageErrorOnOneLine() {
     Cli.Run run = cli.run("snapshot", "list", "--frobnicate");
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
