@@ -1,0 +1,68 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the operator last found, and did, in a {@link BackupStorageLocationRepository}. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BackupStorageLocationRepositoryStatus {
+  public static final String NEW = "New";
+  public static final String READY = "Ready";
+  public static final String NOT_READY = "NotReady";
+
+  @JsonPropertyDescription("New, Ready or NotReady")
+  public String phase;
+
+  public String message;
+
+  public Long observedGeneration;
+
+  @JsonPropertyDescription("The id recorded in the repository's format blob")
+  public String repositoryID;
+
+  @JsonPropertyDescription("Where the repository is, such as s3://bucket/prefix/repositories/name")
+  public String url;
+
+  @JsonPropertyDescription("The retention the repository gives its blobs, such as compliance/30d")
+  public String lock;
+
+  public Integer compressionLevel;
+
+  public Integer packSizeMiB;
+
+  public String lastMaintenanceTime;
+
+  public String lastFullMaintenanceTime;
+
+  @JsonPropertyDescription("The most recent maintenance runs, newest first")
+  public List<MaintenanceRun> recentMaintenance = new ArrayList<>();
+
+  public List<Condition> conditions = new ArrayList<>();
+
+  /** One maintenance run, as it ended. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class MaintenanceRun {
+    @JsonPropertyDescription("Quick or Full")
+    public String kind;
+
+    @JsonPropertyDescription("Succeeded or Failed")
+    public String result;
+
+    public String startTimestamp;
+    public String completeTimestamp;
+
+    @JsonPropertyDescription("Blobs deleted")
+    public Integer deleted;
+
+    @JsonPropertyDescription("Deletions deferred because retention has not expired")
+    public Integer deferred;
+
+    @JsonPropertyDescription("Blobs whose retention was extended")
+    public Integer extended;
+
+    public String message;
+  }
+}

@@ -1,0 +1,38 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.kubernetes.api.model.Condition;
+import java.util.ArrayList;
+import java.util.List;
+
+/** What the operator last found at a {@link BackupStorageLocation}. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BackupStorageLocationStatus {
+  public static final String AVAILABLE = "Available";
+  public static final String UNAVAILABLE = "Unavailable";
+
+  @JsonPropertyDescription("Available or Unavailable")
+  public String phase;
+
+  @JsonPropertyDescription("Why the location is Unavailable, as what to change")
+  public String message;
+
+  public String lastValidationTime;
+
+  public Long observedGeneration;
+
+  @JsonPropertyDescription("The bucket's versioning: Enabled, Suspended or Off")
+  public String versioning;
+
+  public Boolean objectLockEnabled;
+
+  @JsonPropertyDescription("The bucket's default retention rule, such as compliance/30d, or none")
+  public String defaultRetention;
+
+  @JsonPropertyDescription(
+      "The retention repositories here give their blobs, such as compliance/30d")
+  public String lock;
+
+  public List<Condition> conditions = new ArrayList<>();
+}
