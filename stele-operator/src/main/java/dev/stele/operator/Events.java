@@ -1,0 +1,65 @@
+package dev.stele.operator;
+
+import io.fabric8.kubernetes.api.model.EventBuilder;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Records core/v1 Events on the resources the operator reconciles, so that {@code kubectl describe}
+ * says what happened. Failing to record one is logged, never fatal.
+ */
+final class Events {
+  private static final Logger LOG = LoggerFactory.getLogger(Events.class);
+  static final String NORMAL = "Normal";
+  static final String WARNING = "Warning";
+
+  private final KubernetesClient client;
+  private final Clock clock;
+
+  Events(KubernetesClient client, Clock clock) {
+    this.client = client;
+    this.clock = clock;
+  }
+
+  void record(HasMetadata on, String type, String reason, String message) {
+    String now = clock.instant().toString();
+    var meta = on.getMetadata();
+    try {
+      client
+          .v1()
+          .events()
+          .inNamespace(meta.getNamespace())
+          .resource(
+              new EventBuilder()
+                  .withNewMetadata()
+                  .withGenerateName(meta.getName() + ".")
+                  .withNamespace(meta.getNamespace())
+                  .endMetadata()
+                  .withNewInvolvedObject()
+                  .withApiVersion(on.getApiVersion())
+                  .withKind(on.getKind())
+                  .withName(meta.getName())
+                  .withNamespace(meta.getNamespace())
+                  .withUid(meta.getUid())
+                  .withResourceVersion(meta.getResourceVersion())
+                  .endInvolvedObject()
+                  .withType(type)
+                  .withReason(reason)
+                  .withMessage(message)
+                  .withFirstTimestamp(now)
+                  .withLastTimestamp(now)
+                  .withCount(1)
+                  .withNewSource()
+                  .withComponent("stele-operator")
+                  .endSource()
+                  .build())
+          .create();
+    } catch (KubernetesClientException e) {
+      LOG.warn("could not record event {} on {}: {}", reason, meta.getName(), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,305 @@
+package dev.stele.operator;
+
+import static dev.stele.operator.OperatorFixture.NS;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.blob.FilesystemBlobStore;
+import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.repo.Repository;
+import dev.stele.repo.RepositoryInit;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The reconcilers against fabric8's CRUD mock API server, on a directory standing for a bucket. */
+@EnableKubernetesMockClient(crud = true)
+class FilesystemOperatorTest {
+  static KubernetesClient client;
+
+  @TempDir Path base;
+  OperatorFixture op;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    client.resources(dev.stele.k8s.api.BackupStorageLocation.class).inNamespace(NS).delete();
+    client
+        .resources(dev.stele.k8s.api.BackupStorageLocationRepository.class)
+        .inNamespace(NS)
+        .delete();
+    client.secrets().inNamespace(NS).delete();
+    client.v1().events().inNamespace(NS).delete();
+    Files.createDirectories(base.resolve("bucket"));
+    op = new OperatorFixture(client);
+  }
+
+  @AfterEach
+  void writeOnce() {
+    if (!op.audits.isEmpty()) {
+      op.assertWriteOnce();
+    }
+  }
+
+  BackupStorageLocationSpec spec(String mode, String minimum) {
+    var spec = new BackupStorageLocationSpec();
+    spec.provider = "filesystem";
+    spec.config = Map.of("path", base.toString());
+    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
+    spec.objectStorage.bucket = "bucket";
+    spec.objectStorage.prefix = "velero";
+    spec.objectLock = new BackupStorageLocationSpec.ObjectLock();
+    spec.objectLock.mode = mode;
+    spec.objectLock.minimumRetention = minimum;
+    return spec;
+  }
+
+  Path repositoryDir(String name) {
+    return base.resolve("bucket/velero/repositories/" + name);
+  }
+
+  @Test
+  void locationProvisionsItsDefaultRepositoryBeforeAnyBackup() throws IOException {
+    op.bsl("default", spec("None", null));
+    var bsl = op.reconcile("default");
+    assertThat(bsl.getStatus().phase).isEqualTo("Available");
+    assertThat(bsl.getStatus().lock).isEqualTo("none");
+    assertThat(bsl.getStatus().versioning).isEqualTo("Off");
+    assertThat(op.eventReasons("default")).contains("Available", "DefaultRepositoryCreated");
+
+    var bslr = op.reconcileRepository("default");
+    assertThat(bslr.getStatus().phase).isEqualTo("Ready");
+    assertThat(bslr.getStatus().url).isEqualTo("filesystem://bucket/velero/repositories/default");
+    String password = op.secretValue("default-repository-password", "password");
+    assertThat(password).hasSizeGreaterThan(40);
+    try (Repository repo =
+        Repository.open(
+            new FilesystemBlobStore(repositoryDir("default"), op.clock),
+            password.toCharArray(),
+            op.clock)) {
+      assertThat(repo.format().id()).isEqualTo(bslr.getStatus().repositoryID);
+    }
+    assertThat(op.eventReasons("default")).contains("Initialized", "Ready");
+    // A second pass adopts nothing new and writes nothing.
+    assertThat(op.reconcileRepository("default").getStatus().repositoryID)
+        .isEqualTo(bslr.getStatus().repositoryID);
+  }
+
+  @Test
+  void twoRepositoriesShareOneLocation() {
+    var spec = spec("Governance", "1d");
+    spec.createDefaultRepository = false;
+    op.bsl("main", spec);
+    assertThat(op.reconcile("main").getStatus().lock).isEqualTo("governance/1d");
+    op.bslr("team-a", "main");
+    op.bslr("team-b", "main");
+    var a = op.reconcileRepository("team-a");
+    var b = op.reconcileRepository("team-b");
+    assertThat(a.getStatus().phase).isEqualTo("Ready");
+    assertThat(b.getStatus().phase).isEqualTo("Ready");
+    assertThat(a.getStatus().lock).isEqualTo("governance/1d");
+    assertThat(a.getStatus().repositoryID).isNotEqualTo(b.getStatus().repositoryID);
+    assertThat(op.bslr("main")).isNull();
+    assertThat(repositoryDir("team-a").resolve("stele.format")).exists();
+    assertThat(repositoryDir("team-b").resolve("stele.format")).exists();
+  }
+
+  @Test
+  void adoptsAnExistingRepositoryWithTheRightPasswordOnly() throws IOException {
+    String id;
+    try (Repository repo =
+        Repository.init(
+            new FilesystemBlobStore(repositoryDir("dr"), op.clock),
+            "right".toCharArray(),
+            RepositoryInit.defaults(op.clock).withKdf(OperatorFixture.cheapKdf()))) {
+      id = repo.format().id();
+    }
+    var spec = spec("None", null);
+    spec.createDefaultRepository = false;
+    op.bsl("main", spec);
+    op.reconcile("main");
+
+    op.secret("dr-repository-password", Map.of("password", "wrong"));
+    op.bslr("dr", "main");
+    var wrong = op.reconcileRepository("dr");
+    assertThat(wrong.getStatus().phase).isEqualTo("NotReady");
+    assertThat(wrong.getStatus().message)
+        .contains("password in Secret dr-repository-password (key password) does not open");
+    assertThat(op.eventReasons("dr")).contains("NotReady");
+
+    op.secret("dr-repository-password", Map.of("password", "right"));
+    var right = op.reconcileRepository("dr");
+    assertThat(right.getStatus().phase).isEqualTo("Ready");
+    assertThat(right.getStatus().repositoryID).isEqualTo(id);
+    assertThat(op.eventReasons("dr")).contains("Adopted", "Ready");
+  }
+
+  @Test
+  void foreignDataAndReadOnlyLocationsAreNeverOverwritten() throws IOException {
+    Files.createDirectories(repositoryDir("foreign"));
+    Files.writeString(repositoryDir("foreign").resolve("config"), "{\"kopia\":true}");
+    var spec = spec("None", null);
+    spec.createDefaultRepository = false;
+    op.bsl("main", spec);
+    op.reconcile("main");
+    op.bslr("foreign", "main");
+    var foreign = op.reconcileRepository("foreign");
+    assertThat(foreign.getStatus().phase).isEqualTo("NotReady");
+    assertThat(foreign.getStatus().message).contains("holds data that is not a Stele repository");
+    // no password was generated for it: no repository was created
+    assertThat(op.secretValue("foreign-repository-password", "password")).isNull();
+
+    var ro = spec("None", null);
+    ro.accessMode = "ReadOnly";
+    ro.createDefaultRepository = false;
+    op.bsl("archive", ro);
+    op.reconcile("archive");
+    op.bslr("fresh", "archive");
+    var fresh = op.reconcileRepository("fresh");
+    assertThat(fresh.getStatus().phase).isEqualTo("NotReady");
+    assertThat(fresh.getStatus().message).contains("is ReadOnly and there is no repository");
+    assertThat(repositoryDir("fresh")).doesNotExist();
+  }
+
+  @Test
+  void repositoriesFollowTheirLocationToUnavailableAndBack() throws IOException {
+    op.bsl("default", spec("None", null));
+    op.reconcile("default");
+    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+
+    Files.move(base.resolve("bucket"), base.resolve("elsewhere"));
+    // not validated again before validationFrequency
+    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
+    op.clock.advance(Duration.ofMinutes(2));
+    var down = op.reconcile("default");
+    assertThat(down.getStatus().phase).isEqualTo("Unavailable");
+    assertThat(down.getStatus().message).contains("does not exist");
+    var following = op.reconcileRepository("default");
+    assertThat(following.getStatus().phase).isEqualTo("NotReady");
+    assertThat(following.getStatus().message)
+        .contains("BackupStorageLocation default is Unavailable");
+
+    Files.move(base.resolve("elsewhere"), base.resolve("bucket"));
+    op.clock.advance(Duration.ofMinutes(2));
+    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
+    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.eventReasons("default"))
+        .containsSubsequence("Available", "Unavailable", "Available");
+  }
+
+  @Test
+  void maintenanceRunsOnScheduleAndIsRecorded() {
+    op.bsl("default", spec("None", null));
+    op.reconcile("default");
+    op.reconcileRepository("default");
+    var spec = op.bslr("default").getSpec();
+    spec.maintenance = new BackupStorageLocationRepositorySpec.Maintenance();
+    spec.maintenance.frequency = "1h";
+    spec.maintenance.fullFrequency = "1d";
+    var r = op.bslr("default");
+    r.setSpec(spec);
+    client.resource(r).update();
+
+    assertThat(op.reconcileRepository("default").getStatus().recentMaintenance).isEmpty();
+    op.clock.advance(Duration.ofMinutes(61));
+    op.reconcile("default");
+    var quick = op.reconcileRepository("default").getStatus();
+    assertThat(quick.recentMaintenance).hasSize(1);
+    assertThat(quick.recentMaintenance.get(0).kind).isEqualTo("Quick");
+    assertThat(quick.recentMaintenance.get(0).result).isEqualTo("Succeeded");
+    assertThat(quick.recentMaintenance.get(0).deleted).isZero();
+    assertThat(quick.lastMaintenanceTime).isNotNull();
+
+    op.clock.advance(Duration.ofHours(24));
+    op.reconcile("default");
+    var full = op.reconcileRepository("default").getStatus();
+    full.recentMaintenance.forEach(
+        m ->
+            System.err.println(
+                "RUN " + m.kind + " " + m.startTimestamp + " " + m.completeTimestamp));
+    System.err.println("COND " + full.conditions);
+    assertThat(full.recentMaintenance).extracting(m -> m.kind).containsExactly("Full", "Quick");
+    assertThat(full.lastFullMaintenanceTime).isEqualTo(full.lastMaintenanceTime);
+    assertThat(op.eventReasons("default")).contains("Maintained");
+  }
+
+  @Test
+  void deletionPolicyRetainKeepsAndDeleteRemovesWhatRetentionAllows() throws IOException {
+    var spec = spec("Governance", "1d");
+    spec.createDefaultRepository = false;
+    op.bsl("main", spec);
+    op.reconcile("main");
+    op.bslr("kept", "main");
+    var deleting = new BackupStorageLocationRepositorySpec();
+    deleting.backupStorageLocation = "main";
+    deleting.deletionPolicy = "Delete";
+    op.bslr("gone", deleting);
+    op.reconcileRepository("kept");
+    op.reconcileRepository("gone");
+
+    assertThat(op.repositories.cleanup(op.bslr("kept"), null).isRemoveFinalizer()).isTrue();
+    assertThat(repositoryDir("kept").resolve("stele.format")).exists();
+
+    // Within retention: nothing can go; reported, and the resource is let go.
+    assertThat(op.repositories.cleanup(op.bslr("gone"), null).isRemoveFinalizer()).isTrue();
+    assertThat(repositoryDir("gone").resolve("stele.format")).exists();
+    assertThat(op.eventReasons("gone")).contains("RepositoryRetained");
+
+    op.clock.advance(Duration.ofDays(2));
+    op.reconcile("main");
+    op.repositories.cleanup(op.bslr("gone"), null);
+    assertThat(op.eventReasons("gone")).contains("RepositoryDeleted");
+    assertThat(repositoryDir("gone").resolve("stele.format")).doesNotExist();
+    assertThat(op.secretValue("gone-repository-password", "password")).isNotNull();
+  }
+
+  @Test
+  void malformedResourcesAreAnsweredInTheirStatus() {
+    var bad = spec("None", null);
+    bad.provider = "gcs";
+    op.bsl("bad", bad);
+    var bsl = op.reconcile("bad");
+    assertThat(bsl.getStatus().phase).isEqualTo("Unavailable");
+    assertThat(bsl.getStatus().message).contains("spec.provider gcs is not supported");
+    assertThat(op.eventReasons("bad")).contains("Unavailable");
+
+    var locked = spec("Compliance", null);
+    op.bsl("nolock", locked);
+    assertThat(op.reconcile("nolock").getStatus().message)
+        .contains("needs objectLock.minimumRetention");
+
+    op.bslr("orphan", "missing");
+    var orphan = op.reconcileRepository("orphan");
+    assertThat(orphan.getStatus().phase).isEqualTo("NotReady");
+    assertThat(orphan.getStatus().message)
+        .isEqualTo("BackupStorageLocation missing does not exist in " + NS);
+    assertThat(op.eventReasons("orphan")).contains("NotReady");
+  }
+
+  @Test
+  void changedCreationParametersAreRefusedWithAMessage() {
+    op.bsl("default", spec("None", null));
+    op.reconcile("default");
+    assertThat(op.reconcileRepository("default").getStatus().compressionLevel).isEqualTo(2);
+    var r = op.bslr("default");
+    r.getSpec().compressionLevel = 9;
+    client.resource(r).update();
+    var status = op.reconcileRepository("default").getStatus();
+    assertThat(status.phase).isEqualTo("Ready");
+    assertThat(status.message).contains("refused: compressionLevel 9").contains("created with 2");
+    assertThat(status.conditions)
+        .anySatisfy(
+            c -> {
+              assertThat(c.getType()).isEqualTo("SpecAccepted");
+              assertThat(c.getStatus()).isEqualTo("False");
+            });
+    assertThat(op.eventReasons("default")).contains("CreationParameterChanged");
+  }
+}

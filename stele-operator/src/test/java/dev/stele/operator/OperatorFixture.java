@@ -1,0 +1,162 @@
+package dev.stele.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.blob.BlobStore;
+import dev.stele.crypto.KdfParams;
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.s3.BucketConfig;
+import dev.stele.testing.AuditingBlobStore;
+import dev.stele.testing.MutableClock;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Reconcilers wired to a mock API server and a clock, with every store they open wrapped in an
+ * {@link AuditingBlobStore}; tests call the reconcilers directly, one pass at a time.
+ */
+final class OperatorFixture {
+  static final String NS = "stele";
+
+  final KubernetesClient client;
+  final MutableClock clock = new MutableClock(Instant.now());
+  final List<AuditingBlobStore> audits = new CopyOnWriteArrayList<>();
+  final LocationReconciler locations;
+  final RepositoryReconciler repositories;
+  final StoreFactory stores;
+  private final Map<String, AuditingBlobStore> shared =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  OperatorFixture(KubernetesClient client) {
+    this.client = client;
+    StoreFactory real = new DefaultStoreFactory(clock);
+    this.stores =
+        new StoreFactory() {
+          @Override
+          public BucketConfig inspect(Place place) throws IOException {
+            return real.inspect(place);
+          }
+
+          @Override
+          public BlobStore open(Place place, String path) throws IOException {
+            if (place.provider().equals("filesystem")) {
+              // One audit per path (a filesystem store holds nothing to close), so a name written
+              // twice across reconciler passes is caught.
+              return shared.computeIfAbsent(
+                  place.url(path),
+                  k -> {
+                    try {
+                      return audit(real.open(place, path));
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
+            }
+            return audit(real.open(place, path));
+          }
+        };
+    Settings settings = new Settings(clock, stores, OperatorFixture::cheapKdf);
+    OperatorMetrics metrics = new OperatorMetrics(new SimpleMeterRegistry());
+    locations = new LocationReconciler(client, settings, metrics);
+    repositories = new RepositoryReconciler(client, settings, metrics);
+  }
+
+  private AuditingBlobStore audit(BlobStore store) {
+    AuditingBlobStore audit = new AuditingBlobStore(store, clock);
+    audits.add(audit);
+    return audit;
+  }
+
+  static KdfParams cheapKdf() {
+    byte[] salt = new byte[16];
+    new SecureRandom().nextBytes(salt);
+    return KdfParams.argon2id(64, 1, salt);
+  }
+
+  BackupStorageLocation bsl(String name, BackupStorageLocationSpec spec) {
+    var bsl = new BackupStorageLocation();
+    bsl.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    bsl.setSpec(spec);
+    return client.resource(bsl).create();
+  }
+
+  BackupStorageLocation bsl(String name) {
+    return client.resources(BackupStorageLocation.class).inNamespace(NS).withName(name).get();
+  }
+
+  BackupStorageLocationRepository bslr(String name) {
+    return client
+        .resources(BackupStorageLocationRepository.class)
+        .inNamespace(NS)
+        .withName(name)
+        .get();
+  }
+
+  BackupStorageLocationRepository bslr(String name, String location) {
+    var spec = new BackupStorageLocationRepositorySpec();
+    spec.backupStorageLocation = location;
+    return bslr(name, spec);
+  }
+
+  BackupStorageLocationRepository bslr(String name, BackupStorageLocationRepositorySpec spec) {
+    var r = new BackupStorageLocationRepository();
+    r.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    r.setSpec(spec);
+    return client.resource(r).create();
+  }
+
+  /** One pass of the location reconciler over the stored resource; returns it afterwards. */
+  BackupStorageLocation reconcile(String bsl) {
+    locations.reconcile(bsl(bsl));
+    return bsl(bsl);
+  }
+
+  BackupStorageLocationRepository reconcileRepository(String bslr) {
+    repositories.reconcile(bslr(bslr));
+    return bslr(bslr);
+  }
+
+  void secret(String name, Map<String, String> values) {
+    var b = new SecretBuilder().withNewMetadata().withName(name).withNamespace(NS).endMetadata();
+    values.forEach(
+        (k, v) ->
+            b.addToData(k, Base64.getEncoder().encodeToString(v.getBytes(StandardCharsets.UTF_8))));
+    client.secrets().inNamespace(NS).resource(b.build()).createOr(r -> r.update());
+  }
+
+  String secretValue(String name, String key) {
+    var s = client.secrets().inNamespace(NS).withName(name).get();
+    return s == null
+        ? null
+        : new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8);
+  }
+
+  List<String> eventReasons(String involved) {
+    return client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> involved.equals(e.getInvolvedObject().getName()))
+        .map(e -> e.getReason())
+        .toList();
+  }
+
+  /** Write-once rules held for every store the operator opened. */
+  void assertWriteOnce() {
+    assertThat(audits).isNotEmpty();
+    for (AuditingBlobStore a : audits) {
+      a.assertNoNameWrittenTwice();
+      a.assertNoDeleteOfRetained();
+    }
+  }
+}
