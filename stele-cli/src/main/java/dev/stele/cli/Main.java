@@ -32,6 +32,7 @@ import picocli.CommandLine.ScopeType;
       VerifyCommand.class,
       MaintenanceCommand.class,
       DemoCommand.class,
+      OperatorCommand.class,
     })
 public final class Main implements Callable<Integer> {
   @Option(

@@ -43,8 +43,18 @@ public final class SteleOperator implements Closeable {
                 o.withKubernetesClient(client)
                     .withUseSSAToPatchPrimaryResource(serverSideApply)
                     .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
-    operator.register(new LocationReconciler(client, settings, metrics));
-    operator.register(new RepositoryReconciler(client, settings, metrics));
+    // WATCH_NAMESPACE (set by deploy/operator.yaml) keeps the operator inside the namespace its
+    // Role covers; unset, it watches every namespace.
+    String namespace = System.getenv("WATCH_NAMESPACE");
+    if (namespace == null || namespace.isBlank()) {
+      operator.register(new LocationReconciler(client, settings, metrics));
+      operator.register(new RepositoryReconciler(client, settings, metrics));
+    } else {
+      operator.register(
+          new LocationReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
+      operator.register(
+          new RepositoryReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
+    }
     HttpServer server = null;
     if (metricsPort >= 0) {
       server = HttpServer.create(new InetSocketAddress(metricsPort), 0);
