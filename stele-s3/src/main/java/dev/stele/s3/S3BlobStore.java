@@ -112,6 +112,11 @@ public final class S3BlobStore implements BlobStore {
     creates.create(name, data, retention);
   }
 
+  /**
+   * The key's current version, in one GET. On a versioned bucket that may be an overwrite by
+   * someone else; the repository verifies every blob and falls back to older versions itself
+   * ({@code VersionedReads}), so everyday reads do not pay a version listing each.
+   */
   @Override
   public byte[] read(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
@@ -247,10 +252,32 @@ public final class S3BlobStore implements BlobStore {
     }
   }
 
+  /**
+   * The retention of the version Stele created. On a versioned bucket that is the key's <em>oldest
+   * </em> version: names are unique by construction, so any later version is someone else's
+   * overwrite, and what the repository needs retained is the original. (Reads still go to the
+   * current version, see {@link #read(String)}.)
+   */
   @Override
   public Retention retention(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
-    return creates.retentionOf(name, key, null);
+    return creates.retentionOf(name, key, config.versioned() ? originalVersion(name) : null);
+  }
+
+  /**
+   * The id of the oldest version of {@code name} that is not a delete marker: the one Stele's
+   * create made, since a create never replaces and a name is never reused.
+   *
+   * @throws BlobNotFoundException if the key has no version at all
+   */
+  String originalVersion(String name) throws IOException {
+    List<BlobVersion> all = versions(name);
+    for (int i = all.size() - 1; i >= 0; i--) {
+      if (!all.get(i).deleteMarker()) {
+        return all.get(i).versionId();
+      }
+    }
+    throw new BlobNotFoundException(name);
   }
 
   @Override
@@ -258,11 +285,18 @@ public final class S3BlobStore implements BlobStore {
       throws IOException {
     String key = location.key(BlobNames.check(name));
     Objects.requireNonNull(mode, "mode");
-    HeadObjectResponse head = creates.head(name);
-    if (head == null) {
-      throw new BlobNotFoundException(name);
+    String versionId;
+    if (config.versioned()) {
+      // The original version, not the current one: an attacker's overwrite must not divert the
+      // extension to its own version and let the original's retention run out.
+      versionId = originalVersion(name);
+    } else {
+      HeadObjectResponse head = creates.head(name);
+      if (head == null) {
+        throw new BlobNotFoundException(name);
+      }
+      versionId = head.versionId();
     }
-    String versionId = head.versionId();
     Retention current = creates.retentionOf(name, key, versionId);
     Instant wanted = S3Creates.ceilSeconds(until);
     if (!current.isNone() && !wanted.isAfter(current.until())) {

@@ -322,12 +322,27 @@ final class S3Creates {
       // Servers say "no retention" in several ways (404 NoSuchObjectLockConfiguration, 400 on a
       // bucket without lock); only the object's own existence tells that from "no object".
       if (status == 404 || status == 400) {
-        if (head(name) == null) {
-          throw new BlobNotFoundException(name);
+        if (versionId == null ? head(name) == null : !versionExists(key, versionId)) {
+          throw new BlobNotFoundException(
+              versionId == null ? name : name + " version " + versionId);
         }
         return Retention.NONE;
       }
       throw S3Errors.io(name + ": reading retention", e);
+    }
+  }
+
+  /** Whether that version of the key exists (a key hidden by a delete marker still has it). */
+  private boolean versionExists(String key, String versionId) throws IOException {
+    try {
+      clients.reads.headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId));
+      return true;
+    } catch (SdkException e) {
+      int status = S3Errors.status(e);
+      if (status == 404 || status == 405 || status == 400) {
+        return false;
+      }
+      throw S3Errors.io(key + " version " + versionId, e);
     }
   }
 

@@ -8,7 +8,10 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
+import dev.stele.testing.AuditingBlobStore;
+import dev.stele.testing.BlobOperation;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -228,6 +231,63 @@ class S3ObjectLockTest {
       assertThat(store.read("packs/big")).isEqualTo(data);
       assertThat(versions(store, "packs/big")).hasSize(1);
       assertThatThrownBy(() -> store.delete("packs/big")).isInstanceOf(BlobRetainedException.class);
+    }
+  }
+
+  @Test
+  void retentionAndItsExtensionActOnTheOriginalVersionNotAnOverwrite() throws IOException {
+    try (S3BlobStore s3 = TestBuckets.store(bucket)) {
+      AuditingBlobStore store = new AuditingBlobStore(s3, Clock.systemUTC());
+      Instant created = inAMinute();
+      store.create("packs/p", new byte[] {1}, Retention.of(Mode.GOVERNANCE, created));
+      String original = versions(s3, "packs/p").get(0).versionId();
+      // Someone holding the credentials overwrites the key: a new current version, unretained.
+      String key = s3.location().key("packs/p");
+      raw.writes.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {66}));
+      assertThat(s3.read("packs/p")).containsExactly(66); // reads stay on the current version
+
+      assertThat(store.retention("packs/p")).isEqualTo(Retention.of(Mode.GOVERNANCE, created));
+      Instant later = created.plusSeconds(60);
+      assertThat(store.extendRetention("packs/p", Mode.GOVERNANCE, later))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, later));
+
+      List<ObjectVersion> versions = versions(s3, "packs/p");
+      assertThat(versions).hasSize(2);
+      for (ObjectVersion v : versions) {
+        if (v.versionId().equals(original)) {
+          assertThat(
+                  raw.reads
+                      .getObjectRetention(b -> b.bucket(bucket).key(key).versionId(original))
+                      .retention()
+                      .retainUntilDate())
+              .as("the original version's retain-until")
+              .isEqualTo(later);
+        } else {
+          assertThatThrownBy(
+                  () ->
+                      raw.reads.getObjectRetention(
+                          b -> b.bucket(bucket).key(key).versionId(v.versionId())))
+              .as("the overwrite has no retention")
+              .isInstanceOfSatisfying(
+                  S3Exception.class, e -> assertThat(e.statusCode()).isEqualTo(404));
+        }
+      }
+      assertThat(store.retention("packs/p")).isEqualTo(Retention.of(Mode.GOVERNANCE, later));
+      // The audit sees what is in force on the original version.
+      assertThat(store.calls())
+          .filteredOn(c -> c.operation() == BlobOperation.EXTEND_RETENTION)
+          .singleElement()
+          .satisfies(
+              c -> assertThat(c.retention()).isEqualTo(Retention.of(Mode.GOVERNANCE, later)));
+
+      // Hidden behind a delete marker, the original is still the one retention concerns.
+      raw.writes.deleteObject(b -> b.bucket(bucket).key(key));
+      Instant latest = later.plusSeconds(60);
+      assertThat(store.extendRetention("packs/p", Mode.GOVERNANCE, latest))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, latest));
+      assertThat(store.retention("packs/p")).isEqualTo(Retention.of(Mode.GOVERNANCE, latest));
+      assertThat(s3.retentionOfVersion("packs/p", original))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, latest));
     }
   }
 
