@@ -95,6 +95,14 @@ class S3WriteOnceAuditTest {
             new RandomTree(100).files(8).maxFileSize(48 << 10).writeTo(source.resolve("shared"));
           }
           new RandomTree(v).files(8).maxFileSize(48 << 10).writeTo(source.resolve("own"));
+          if (v == 1) {
+            // RandomTree may make empty or all-zero files, whose chunks every snapshot shares, and
+            // backup packs chunks of files read in parallel together; a megabyte of its own
+            // random bytes gives v1 packs that no other snapshot touches, whatever the layout.
+            byte[] unique = new byte[1 << 20];
+            new java.util.Random(1).nextBytes(unique);
+            java.nio.file.Files.write(source.resolve("own/unique.bin"), unique);
+          }
           store.setPhase("backup");
           Backup.Result result = backup(repo, source);
           sources.put(result.id().hex(), source);
