@@ -54,6 +54,12 @@ class WriteOnceAuditTest {
       Path source = tmp.resolve("v" + v);
       new RandomTree(100).files(20).writeTo(source.resolve("shared"));
       new RandomTree(v).files(20).writeTo(source.resolve("own"));
+      if (v == 1) {
+        // Data no other version shares, so some of v1's packs die whole whatever the layout.
+        byte[] unique = new byte[1 << 20];
+        new java.util.Random(1).nextBytes(unique);
+        java.nio.file.Files.write(source.resolve("own/unique.bin"), unique);
+      }
       store.setPhase("backup");
       Backup.Result result = backup(repo, source);
       sources.put(result.id().hex(), source);
