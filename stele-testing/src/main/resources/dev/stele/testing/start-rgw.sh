@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # Starts a single-node Ceph (one monitor, one memstore OSD) and one RADOS gateway on loopback,
 # without systemd, cephx or a manager. Usage: start-rgw.sh DIR MON_PORT S3_PORT ACCESS SECRET
-# Prints "ready" when the S3 endpoint answers; the daemons' pids are in DIR/pids.
+# Prints "ready" when the S3 endpoint answers; the daemons' pids are in DIR/pids (monitor, OSD,
+# gateway, in that order). RGW_MEMSTORE_BYTES caps what the in-memory OSD holds (default 2 GiB;
+# the objects live in RAM, so this is also about what it may use).
 # Facts this relies on: ../shared/reference/s3-servers.md.
 set -euo pipefail
 dir=$1 mon_port=$2 s3_port=$3 access=$4 secret=$5
+memstore_bytes=${RGW_MEMSTORE_BYTES:-2147483648}
+[[ $memstore_bytes =~ ^[0-9]+$ ]] || { echo "RGW_MEMSTORE_BYTES must be a number of bytes" >&2; exit 2; }
 mkdir -p "$dir"/{mon,osd,run,log}
 export CEPH_CONF=$dir/ceph.conf
 cat > "$CEPH_CONF" <<CONF
@@ -29,7 +33,7 @@ mon data avail crit = 1
 paxos propose interval = 0.05
 paxos min wait = 0.01
 osd objectstore = memstore
-memstore device bytes = 2147483648
+memstore device bytes = $memstore_bytes
 [mon.a]
 mon data = $dir/mon
 public addr = v2:127.0.0.1:$mon_port
