@@ -13,6 +13,7 @@ S3_ACCESS=STELEBENCH
 S3_SECRET=stele-bench-secret-not-a-secret
 BENCH_S3_LOCK=${BENCH_S3_LOCK:-governance}
 BENCH_S3_RETENTION=${BENCH_S3_RETENTION:-1d}
+BENCH_RGW_BEAST_OPTS=${BENCH_RGW_BEAST_OPTS-tcp_nodelay=1}
 CLK_TCK=$(getconf CLK_TCK)
 
 s3_check_config() {
@@ -67,7 +68,7 @@ rgw_start() {
     mon_port=$(free_port)
     s3_port=$(free_port)
     say "starting Ceph RGW on 127.0.0.1:$s3_port (memstore $((bytes >> 20)) MiB) in $RGW_DIR"
-    if ! RGW_MEMSTORE_BYTES=$bytes bash "$RGW_SCRIPT" "$RGW_DIR/ceph" "$mon_port" "$s3_port" \
+    if ! RGW_MEMSTORE_BYTES=$bytes RGW_BEAST_OPTS=$BENCH_RGW_BEAST_OPTS bash "$RGW_SCRIPT" "$RGW_DIR/ceph" "$mon_port" "$s3_port" \
         "$S3_ACCESS" "$S3_SECRET" >"$RGW_DIR/start.log" 2>&1; then
         cat "$RGW_DIR/start.log" >&2
         mapfile -t RGW_PIDS <"$RGW_DIR/ceph/pids" 2>/dev/null || true

@@ -4,9 +4,12 @@
 Usage: report.py WORKDIR   (WORKDIR holds results.tsv, sizes.tsv, machine.tsv and meta.env)
 """
 
+import calendar
 import os
+import re
 import statistics
 import sys
+import time
 
 ALL_TOOLS = ["stele", "restic", "borg"]
 TOOLS = ALL_TOOLS  # narrowed to the tools of the run in main()
@@ -56,6 +59,34 @@ def ratio(num, den, digits=2):
     return f"{num / den:.{digits}f}"
 
 
+ACCESS = re.compile(r'beast: \S+ \S+ - \S+ \[(\S+) [^\]]*\] "(\S+) (\S+) [^"]*" (\d+) .* latency=([\d.]+)s')
+
+
+def rgw_requests(log, windows):
+    """Per (run, tool, step): request count, summed server latency and request kinds in the step's window."""
+    out = {}
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = ACCESS.search(line)
+            if not m:
+                continue
+            ts, method, path, _status, lat = m.groups()
+            start = calendar.timegm(time.strptime(ts.split(".")[0], "%d/%b/%Y:%H:%M:%S")) + float("0." + ts.split(".")[1])
+            for t0, t1, run, tool, step in windows:
+                if t0 <= start <= t1:
+                    query = path.split("?", 1)[1] if "?" in path else ""
+                    sub = [q.split("=")[0] for q in query.split("&") if q and q.split("=")[0] in
+                           ("retention", "versions", "list-type", "uploads", "uploadId", "partNumber", "delete",
+                            "versioning", "object-lock", "location")]
+                    kind = method + ("?" + "&".join(sub) if sub else "")
+                    r = out.setdefault((run, tool, step), {"n": 0, "lat": 0.0, "kinds": {}})
+                    r["n"] += 1
+                    r["lat"] += float(lat)
+                    r["kinds"][kind] = r["kinds"].get(kind, 0) + 1
+                    break
+    return out
+
+
 def main():
     global TOOLS
     work = sys.argv[1]
@@ -86,12 +117,15 @@ def main():
     for run, tool, point, b in sizes:
         size_at.setdefault((tool, point), []).append(int(b))
     # machine.tsv: run tool step load1 busy_s mon_s osd_s rgw_s (server columns empty unless s3)
-    load1, busy, server = {}, {}, {}
-    for run, tool, step, l, b, *srv in read_tsv(os.path.join(work, "machine.tsv"), 5):
+    load1, busy, server, windows = {}, {}, {}, []
+    for run, tool, step, l, b, *rest in read_tsv(os.path.join(work, "machine.tsv"), 5):
         load1.setdefault((tool, step), []).append(float(l))
         busy.setdefault((tool, step), []).append(float(b))
+        srv = rest[:3]
         if len(srv) == 3 and all(srv):
             server.setdefault((tool, step), []).append([float(x) for x in srv])
+        if len(rest) >= 5:
+            windows.append((float(rest[3]), float(rest[4]), run, tool, step))
 
     def w(tool, step):
         return med(wall.get((tool, step), []))
@@ -127,7 +161,8 @@ def main():
         lock = meta.get("s3_lock", "governance")
         p(f"- Server: {meta.get('rgw_version')}, one monitor, one memstore OSD "
           f"({meta.get('rgw_memstore_mib')} MiB cap), one radosgw (beast), all on 127.0.0.1 and on the same 2 cores "
-          f"as the client. Idle, the three daemons use {meta.get('rgw_idle')} CPU-s per second.")
+          f"as the client; beast options `{meta.get('rgw_beast_opts') or '(none)'}`. "
+          f"Idle, the three daemons use {meta.get('rgw_idle')} CPU-s per second.")
         p("- Buckets: restic's plain; Stele's "
           + (f"created with object lock, repository initialised with `--lock-mode {lock} --min-retention "
              f"{meta.get('s3_retention')}` (every blob is PUT with retention, then its versions are listed and "
@@ -187,6 +222,24 @@ def main():
                 p(f"| {label} | {t} | {w(t, step):.2f} | {c:.1f} | {rgw:.1f} | {osd:.1f} | {mon:.1f} | {total:.1f} "
                   f"| {other:.1f} | {100 * util:.0f}% | {100 * share:.0f}% |")
         p("")
+
+    if s3 and windows and meta.get("rgw_log") and os.path.exists(meta["rgw_log"]):
+        reqs = rgw_requests(meta["rgw_log"], windows)
+        if reqs:
+            p("S3 requests per step, from the gateway's access log (server latency = sum of the times radosgw "
+              "reports per request; wall minus the client's own work is mostly waiting on requests made one "
+              "after another):")
+            p("")
+            p("| operation | tool | requests | server latency s | kinds (most frequent) |")
+            p("|---|---|---|---|---|")
+            for step, label in STEPS:
+                for t in TOOLS:
+                    r = reqs.get(("1", t, step))
+                    if not r:
+                        continue
+                    kinds = ", ".join(f"{k} {n}" for k, n in sorted(r["kinds"].items(), key=lambda x: -x[1])[:4])
+                    p(f"| {label} | {t} | {r['n']} | {r['lat']:.2f} | {kinds} |")
+            p("")
 
     # Throughput: source bytes / wall; verify: repository bytes / wall.
     p("| throughput MiB/s | " + " | ".join(TOOLS) + " |")

@@ -123,7 +123,7 @@ warm() { find "$@" -type f -print0 | xargs -0 -r cat >/dev/null; }
 W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>/ live here
 RESULTS="$W/results.tsv"    # run tool step wall user sys maxrss_kib status
 SIZES="$W/sizes.tsv"        # run tool point bytes
-MACHINE="$W/machine.tsv"    # run tool step load1 busy_s mon_s osd_s rgw_s (the last three: s3 only)
+MACHINE="$W/machine.tsv"    # run tool step load1 busy_s mon_s osd_s rgw_s t0 t1 (daemons: s3 only)
 FAILED_PEER=0
 MISMATCH=0
 declare -A BROKEN=()        # tool -> 1 once a step failed in the current run
@@ -150,8 +150,9 @@ tool_argv() {
     esac
 }
 
-# Machine-wide busy CPU ticks (all CPUs, everything but idle and iowait) from /proc/stat.
-busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8 + $9}' /proc/stat; }
+# Machine-wide busy CPU ticks of all CPUs (user, nice, system, irq, softirq; not idle, iowait or
+# steal) from /proc/stat.
+busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 
 repo_bytes() { # TOOL RUN
     if [[ $BENCH_TARGET == s3 ]]; then s3_repo_bytes "$1" "$2"; else du -sb "$W/repo-$1" | cut -f1; fi
@@ -176,19 +177,21 @@ run_step() {
         restore | verify) [[ $BENCH_TARGET == s3 ]] || warm "$W/repo-$tool" ;;
     esac
     sync
-    local rc=0 load1 busy0 busy1 srv0="" srv1=""
+    local rc=0 load1 busy0 busy1 srv0="" srv1="" t0 t1
     load1=$(cut -d' ' -f1 /proc/loadavg)
     [[ $BENCH_TARGET == s3 ]] && srv0=$(rgw_ticks)
     busy0=$(busy_ticks)
+    t0=$(date +%s.%N)
     (cd "$dir" && exec /usr/bin/time -o "$tf" -f '%e %U %S %M' "${ARGV[@]}") </dev/null >"$log" 2>&1 || rc=$?
+    t1=$(date +%s.%N)
     busy1=$(busy_ticks)
     [[ $BENCH_TARGET == s3 ]] && srv1=$(rgw_ticks)
     awk -v r="$run" -v t="$tool" -v s="$step" -v l="$load1" -v b0="$busy0" -v b1="$busy1" \
-        -v s0="$srv0" -v s1="$srv1" -v hz="$(getconf CLK_TCK)" 'BEGIN {
+        -v s0="$srv0" -v s1="$srv1" -v hz="$(getconf CLK_TCK)" -v t0="$t0" -v t1="$t1" 'BEGIN {
         n = split(s0, a, " "); split(s1, b, " ")
         line = r "\t" t "\t" s "\t" l "\t" sprintf("%.2f", (b1 - b0) / hz)
         for (i = 1; i <= 3; i++) line = line "\t" (i <= n ? sprintf("%.2f", (b[i] - a[i]) / hz) : "")
-        print line }' >>"$MACHINE"
+        print line "\t" t0 "\t" t1 }' >>"$MACHINE"
     local wall user sys rss
     read -r wall user sys rss < <(tail -n 1 "$tf") || true
     if ((rc != 0)); then
@@ -318,6 +321,8 @@ out="$ROOT/bench/results/$(date +%Y-%m-%d)-$suffix.md"
         echo "rgw_memstore_mib=$((RGW_MEMSTORE >> 20))"
         echo "s3_lock=$BENCH_S3_LOCK"
         echo "s3_retention=$BENCH_S3_RETENTION"
+        echo "rgw_beast_opts=$BENCH_RGW_BEAST_OPTS"
+        echo "rgw_log=$RGW_DIR/ceph/log/client.rgw.a.log"
     fi
     echo "src_bytes=$(tree_bytes "$PRISTINE")"
     echo "src_files=$(tree_files "$PRISTINE")"
