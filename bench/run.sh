@@ -9,6 +9,8 @@
 #   BENCH_TARGET local (repositories in directories, the default) or s3 (buckets on a Ceph RGW
 #                on loopback that the script starts and stops; bench/lib-s3.sh)
 #   BENCH_S3_LOCK / BENCH_S3_RETENTION   s3 only: Stele's lock mode and period, default governance / 1d
+#   BENCH_QUIET_WAIT  before each step, wait up to this many seconds (default 180) for the rest of
+#                the machine to go quiet (under 0.25 CPU-s per second); 0 turns the wait off
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -18,6 +20,7 @@ BENCH_DIR=${BENCH_DIR:-$ROOT/bench/work}
 BENCH_SEED=${BENCH_SEED:-1}
 BENCH_MUTATE_SEED=${BENCH_MUTATE_SEED:-2}
 BENCH_TARGET=${BENCH_TARGET:-local}
+BENCH_QUIET_WAIT=${BENCH_QUIET_WAIT:-180}
 if [[ $BENCH_TARGET == s3 ]]; then BENCH_TOOLS=${BENCH_TOOLS:-stele restic}; else BENCH_TOOLS=${BENCH_TOOLS:-stele restic borg}; fi
 PASSWORD=stele-bench-not-a-secret
 STELE="$ROOT/stele"
@@ -154,6 +157,21 @@ tool_argv() {
 # steal) from /proc/stat.
 busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
 
+# Other people's jobs on this shared machine distort a step badly (the report's "other" column
+# shows how much). Before a step, wait until the machine is nearly idle for one second: at that
+# point nothing of ours runs except the idle Ceph daemons. Prints the seconds waited.
+wait_quiet() {
+    local start=$SECONDS a b
+    ((BENCH_QUIET_WAIT > 0)) || { echo 0; return; }
+    while :; do
+        a=$(busy_ticks); sleep 1; b=$(busy_ticks)
+        (((b - a) * 4 < $(getconf CLK_TCK))) && break
+        ((SECONDS - start >= BENCH_QUIET_WAIT)) && { warn "machine still busy after ${BENCH_QUIET_WAIT}s; measuring anyway"; break; }
+        sleep 2
+    done
+    echo $((SECONDS - start))
+}
+
 repo_bytes() { # TOOL RUN
     if [[ $BENCH_TARGET == s3 ]]; then s3_repo_bytes "$1" "$2"; else du -sb "$W/repo-$1" | cut -f1; fi
 }
@@ -177,7 +195,9 @@ run_step() {
         restore | verify) [[ $BENCH_TARGET == s3 ]] || warm "$W/repo-$tool" ;;
     esac
     sync
-    local rc=0 load1 busy0 busy1 srv0="" srv1="" t0 t1
+    local rc=0 load1 busy0 busy1 srv0="" srv1="" t0 t1 waited
+    waited=$(wait_quiet)
+    ((waited > 1)) && say "waited ${waited}s for the machine to go quiet before $tool $step"
     load1=$(cut -d' ' -f1 /proc/loadavg)
     [[ $BENCH_TARGET == s3 ]] && srv0=$(rgw_ticks)
     busy0=$(busy_ticks)
