@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 """Turn the measurements of bench/run.sh into a markdown report (on stdout).
 
-Usage: report.py WORKDIR   (WORKDIR holds results.tsv, sizes.tsv and meta.env)
+Usage: report.py WORKDIR   (WORKDIR holds results.tsv, sizes.tsv, machine.tsv and meta.env)
 """
 
+import calendar
 import os
+import re
 import statistics
 import sys
+import time
 
-TOOLS = ["stele", "restic", "borg"]
+ALL_TOOLS = ["stele", "restic", "borg"]
+TOOLS = ALL_TOOLS  # narrowed to the tools of the run in main()
 STEPS = [
     ("init", "init"),
     ("backup1", "backup 1, initial"),
@@ -55,9 +59,42 @@ def ratio(num, den, digits=2):
     return f"{num / den:.{digits}f}"
 
 
+ACCESS = re.compile(r'beast: \S+ \S+ - \S+ \[(\S+) [^\]]*\] "(\S+) (\S+) [^"]*" (\d+) .* latency=([\d.]+)s')
+
+
+def rgw_requests(log, windows):
+    """Per (run, tool, step): request count, summed server latency and request kinds in the step's window."""
+    out = {}
+    with open(log, errors="replace") as f:
+        for line in f:
+            m = ACCESS.search(line)
+            if not m:
+                continue
+            ts, method, path, _status, lat = m.groups()
+            start = calendar.timegm(time.strptime(ts.split(".")[0], "%d/%b/%Y:%H:%M:%S")) + float("0." + ts.split(".")[1])
+            for t0, t1, run, tool, step in windows:
+                if t0 <= start <= t1:
+                    query = path.split("?", 1)[1] if "?" in path else ""
+                    sub = [q.split("=")[0] for q in query.split("&") if q and q.split("=")[0] in
+                           ("retention", "versions", "list-type", "uploads", "uploadId", "partNumber", "delete",
+                            "versioning", "object-lock", "location")]
+                    kind = method + ("?" + "&".join(sub) if sub else "")
+                    r = out.setdefault((run, tool, step), {"n": 0, "lat": 0.0, "kinds": {}})
+                    r["n"] += 1
+                    r["lat"] += float(lat)
+                    r["kinds"][kind] = r["kinds"].get(kind, 0) + 1
+                    break
+    return out
+
+
 def main():
+    global TOOLS
     work = sys.argv[1]
     meta = read_meta(os.path.join(work, "meta.env"))
+    s3 = meta.get("target") == "s3"
+    if meta.get("tools"):
+        ran = meta["tools"].split()
+        TOOLS = [t for t in ALL_TOOLS if t in ran] if s3 else ALL_TOOLS
     runs = int(meta.get("runs", "1"))
     results = read_tsv(os.path.join(work, "results.tsv"), 8)
     sizes = read_tsv(os.path.join(work, "sizes.tsv"), 4)
@@ -79,6 +116,16 @@ def main():
     size_at = {}
     for run, tool, point, b in sizes:
         size_at.setdefault((tool, point), []).append(int(b))
+    # machine.tsv: run tool step load1 busy_s mon_s osd_s rgw_s (server columns empty unless s3)
+    load1, busy, server, windows = {}, {}, {}, []
+    for run, tool, step, l, b, *rest in read_tsv(os.path.join(work, "machine.tsv"), 5):
+        load1.setdefault((tool, step), []).append(float(l))
+        busy.setdefault((tool, step), []).append(float(b))
+        srv = rest[:3]
+        if len(srv) == 3 and all(srv):
+            server.setdefault((tool, step), []).append([float(x) for x in srv])
+        if len(rest) >= 5:
+            windows.append((float(rest[3]), float(rest[4]), run, tool, step))
 
     def w(tool, step):
         return med(wall.get((tool, step), []))
@@ -100,13 +147,26 @@ def main():
     mut_mib = int(meta["mut_bytes"]) / MiB
     out = []
     p = out.append
-    p(f"# Stele benchmark: {meta['size']} dataset, {meta['date']}")
+    if s3:
+        p(f"# Stele benchmark on S3 (Ceph RGW, loopback): {meta['size']} dataset, {meta['date']}")
+    else:
+        p(f"# Stele benchmark: {meta['size']} dataset, {meta['date']}")
     p("")
     p(f"- Dataset: seed {meta['seed']}, {int(meta['src_files']):,} files, {src_mib:.1f} MiB; "
       f"after mutation (seed {meta['mutate_seed']}): {int(meta['mut_files']):,} files, {mut_mib:.1f} MiB.")
     p(f"- Machine: {meta['cpu']}, kernel {meta['kernel']}. Commit {meta['commit']}.")
     p(f"- Versions: stele {meta.get('version_stele') or 'n/a'}; {meta.get('version_restic')}; "
-      f"{meta.get('version_borg')}; {meta.get('java')}.")
+      + (f"{meta.get('version_borg')}; " if "borg" in TOOLS else "") + f"{meta.get('java')}.")
+    if s3:
+        lock = meta.get("s3_lock", "governance")
+        p(f"- Server: {meta.get('rgw_version')}, one monitor, one memstore OSD "
+          f"({meta.get('rgw_memstore_mib')} MiB cap), one radosgw (beast), all on 127.0.0.1 and on the same 2 cores "
+          f"as the client; beast options `{meta.get('rgw_beast_opts') or '(none)'}`. "
+          f"Idle, the three daemons use {meta.get('rgw_idle')} CPU-s per second.")
+        p("- Buckets: restic's plain; Stele's "
+          + (f"created with object lock, repository initialised with `--lock-mode {lock} --min-retention "
+             f"{meta.get('s3_retention')}` (every blob is PUT with retention, then its versions are listed and "
+             f"its retention read back, docs/s3.md)." if lock != "none" else "plain, `--lock-mode none`."))
     p(f"- {runs} run(s), tools alternated; "
       + ("median (min–max) shown. " if runs > 1 else "single run. ")
       + "Warm page cache, `sync` before each step. CPU = user+sys of all threads; "
@@ -115,10 +175,14 @@ def main():
         p(f"- **stele is n/a:** {meta['stele_note']}.")
     if failures:
         p(f"- **Failed steps:** {'; '.join(failures)}.")
+    if meta.get("load_start"):
+        loads = [v for vals in load1.values() for v in vals]
+        p(f"- Load average (1, 5, 15 min): {meta['load_start']} at the start, {meta.get('load_end')} at the end; "
+          + (f"1-minute load at step starts {min(loads):.2f}–{max(loads):.2f}." if loads else ""))
     p("")
-    p("| operation | stele wall s | restic wall s | borg wall s | restic/stele (speedup) "
-      "| stele CPU s | restic CPU s | borg CPU s | stele RSS MiB | restic RSS MiB | borg RSS MiB |")
-    p("|---|---|---|---|---|---|---|---|---|---|---|")
+    p("| operation | " + " | ".join(f"{t} wall s" for t in TOOLS) + " | restic/stele (speedup) | "
+      + " | ".join(f"{t} CPU s" for t in TOOLS) + " | " + " | ".join(f"{t} RSS MiB" for t in TOOLS) + " |")
+    p("|---" * (1 + 3 * len(TOOLS) + 1) + "|")
     for step, label in STEPS:
         row = [label] + [cell_wall(t, step) for t in TOOLS]
         row.append(ratio(w("restic", step), w("stele", step)))
@@ -135,9 +199,51 @@ def main():
         p(f"Restore CPU split (filesystem-bound, compare within a run): {'; '.join(split)}.")
         p("")
 
+    if server:
+        p("Where the CPU goes (CPU-seconds during each step; client = the tool's user+sys; RGW = radosgw + "
+          "ceph-osd + ceph-mon, from /proc/PID/stat; other = the rest of the machine's busy time, i.e. "
+          "everything else running; 2 cores give at most 2 CPU-s per wall second):")
+        p("")
+        p("| operation | tool | wall s | client CPU s | radosgw | ceph-osd | ceph-mon | RGW total | other | "
+          "busy / (2 × wall) | RGW share of client+RGW |")
+        p("|---|---|---|---|---|---|---|---|---|---|---|")
+        for step, label in STEPS:
+            for t in TOOLS:
+                srv = server.get((t, step))
+                if not srv or w(t, step) is None:
+                    continue
+                mon = med([x[0] for x in srv]); osd = med([x[1] for x in srv]); rgw = med([x[2] for x in srv])
+                total = mon + osd + rgw
+                c = med(cpu.get((t, step), []))
+                b = med(busy.get((t, step), []))
+                other = max(0.0, b - c - total)
+                util = b / (2 * w(t, step)) if w(t, step) else 0
+                share = total / (c + total) if c + total else 0
+                p(f"| {label} | {t} | {w(t, step):.2f} | {c:.1f} | {rgw:.1f} | {osd:.1f} | {mon:.1f} | {total:.1f} "
+                  f"| {other:.1f} | {100 * util:.0f}% | {100 * share:.0f}% |")
+        p("")
+
+    if s3 and windows and meta.get("rgw_log") and os.path.exists(meta["rgw_log"]):
+        reqs = rgw_requests(meta["rgw_log"], windows)
+        if reqs:
+            p("S3 requests per step, from the gateway's access log (server latency = sum of the times radosgw "
+              "reports per request; wall minus the client's own work is mostly waiting on requests made one "
+              "after another):")
+            p("")
+            p("| operation | tool | requests | server latency s | kinds (most frequent) |")
+            p("|---|---|---|---|---|")
+            for step, label in STEPS:
+                for t in TOOLS:
+                    r = reqs.get(("1", t, step))
+                    if not r:
+                        continue
+                    kinds = ", ".join(f"{k} {n}" for k, n in sorted(r["kinds"].items(), key=lambda x: -x[1])[:4])
+                    p(f"| {label} | {t} | {r['n']} | {r['lat']:.2f} | {kinds} |")
+            p("")
+
     # Throughput: source bytes / wall; verify: repository bytes / wall.
-    p("| throughput MiB/s | stele | restic | borg |")
-    p("|---|---|---|---|")
+    p("| throughput MiB/s | " + " | ".join(TOOLS) + " |")
+    p("|---" * (1 + len(TOOLS)) + "|")
     for step, label, mib in [("backup1", "backup 1", src_mib), ("backup2", "backup 2", src_mib),
                              ("backup3", "backup 3", mut_mib), ("restore", "restore", mut_mib)]:
         p(f"| {label} | " + " | ".join(ratio(mib, w(t, step), 0) for t in TOOLS) + " |")
@@ -173,9 +279,15 @@ def main():
         return ("n/a" if r is None else f"{r:.2f}×", verdict(None if r is None else r >= goal))
 
     rows = []
-    for step, what, goal in [("backup1", "initial backup ≥ 2× restic's throughput", 2.0),
-                             ("backup2", "unchanged re-backup ≥ 1.5× faster than restic", 1.5),
-                             ("restore", "restore ≥ 1.5× faster than restic", 1.5)]:
+    if s3:
+        goals = [("backup1", "S3: initial backup ≥ 1.5× restic's throughput", 1.5),
+                 ("backup3", "S3: backup after mutation ≥ 1.5× restic's throughput", 1.5),
+                 ("restore", "S3: restore ≥ 1.5× restic's throughput", 1.5)]
+    else:
+        goals = [("backup1", "initial backup ≥ 2× restic's throughput", 2.0),
+                 ("backup2", "unchanged re-backup ≥ 1.5× faster than restic", 1.5),
+                 ("restore", "restore ≥ 1.5× faster than restic", 1.5)]
+    for step, what, goal in goals:
         rows.append((what,) + speedup_target(step, goal))
     s3, r3 = size_mib("stele", "backup3"), size_mib("restic", "backup3")
     s1, r1 = size_mib("stele", "backup1"), size_mib("restic", "backup1")

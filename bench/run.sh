@@ -5,7 +5,12 @@
 #   BENCH_RUNS   repetitions, default 1; the report shows medians (and min-max)
 #   BENCH_DIR    work directory, default bench/work (datasets are cached there)
 #   BENCH_SEED / BENCH_MUTATE_SEED   dataset and mutation seeds, default 1 / 2
-#   BENCH_TOOLS  tools to run, default "stele restic borg"
+#   BENCH_TOOLS  tools to run, default "stele restic borg" ("stele restic" for s3)
+#   BENCH_TARGET local (repositories in directories, the default) or s3 (buckets on a Ceph RGW
+#                on loopback that the script starts and stops; bench/lib-s3.sh)
+#   BENCH_S3_LOCK / BENCH_S3_RETENTION   s3 only: Stele's lock mode and period, default governance / 1d
+#   BENCH_QUIET_WAIT  before each step, wait up to this many seconds (default 180) for the rest of
+#                the machine to go quiet (under 0.25 CPU-s per second); 0 turns the wait off
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -14,7 +19,9 @@ BENCH_RUNS=${BENCH_RUNS:-1}
 BENCH_DIR=${BENCH_DIR:-$ROOT/bench/work}
 BENCH_SEED=${BENCH_SEED:-1}
 BENCH_MUTATE_SEED=${BENCH_MUTATE_SEED:-2}
-BENCH_TOOLS=${BENCH_TOOLS:-stele restic borg}
+BENCH_TARGET=${BENCH_TARGET:-local}
+BENCH_QUIET_WAIT=${BENCH_QUIET_WAIT:-180}
+if [[ $BENCH_TARGET == s3 ]]; then BENCH_TOOLS=${BENCH_TOOLS:-stele restic}; else BENCH_TOOLS=${BENCH_TOOLS:-stele restic borg}; fi
 PASSWORD=stele-bench-not-a-secret
 STELE="$ROOT/stele"
 
@@ -28,6 +35,11 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 [[ $BENCH_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, got '$BENCH_RUNS'"
 [[ $BENCH_SIZE =~ ^[0-9.]+[KMGTkmgt]?$ ]] || die "BENCH_SIZE must look like 1G, 30M or 512K, got '$BENCH_SIZE'"
+case $BENCH_TARGET in
+    local) ;;
+    s3) source "$ROOT/bench/lib-s3.sh"; s3_check_config ;;
+    *) die "BENCH_TARGET must be local or s3, got '$BENCH_TARGET'" ;;
+esac
 
 # ------------------------------------------------------------------ tools
 
@@ -114,12 +126,14 @@ warm() { find "$@" -type f -print0 | xargs -0 -r cat >/dev/null; }
 W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>/ live here
 RESULTS="$W/results.tsv"    # run tool step wall user sys maxrss_kib status
 SIZES="$W/sizes.tsv"        # run tool point bytes
+MACHINE="$W/machine.tsv"    # run tool step load1 busy_s mon_s osd_s rgw_s t0 t1 (daemons: s3 only)
 FAILED_PEER=0
 MISMATCH=0
 declare -A BROKEN=()        # tool -> 1 once a step failed in the current run
 
 # tool_argv TOOL STEP: set ARGV to the command line of a step.
 tool_argv() {
+    if [[ $BENCH_TARGET == s3 ]]; then s3_argv "$1" "$2" "$3"; return; fi
     local tool=$1 step=$2 repo="$W/repo-$1" target="$W/restore-$1"
     local -a restic=(restic -q -r "$repo" --cache-dir "$W/cache-restic")
     case $tool:$step in
@@ -139,6 +153,29 @@ tool_argv() {
     esac
 }
 
+# Machine-wide busy CPU ticks of all CPUs (user, nice, system, irq, softirq; not idle, iowait or
+# steal) from /proc/stat.
+busy_ticks() { awk '$1 == "cpu" {print $2 + $3 + $4 + $7 + $8}' /proc/stat; }
+
+# Other people's jobs on this shared machine distort a step badly (the report's "other" column
+# shows how much). Before a step, wait until the machine is nearly idle for one second: at that
+# point nothing of ours runs except the idle Ceph daemons. Prints the seconds waited.
+wait_quiet() {
+    local start=$SECONDS a b
+    ((BENCH_QUIET_WAIT > 0)) || { echo 0; return; }
+    while :; do
+        a=$(busy_ticks); sleep 1; b=$(busy_ticks)
+        (((b - a) * 4 < $(getconf CLK_TCK))) && break
+        ((SECONDS - start >= BENCH_QUIET_WAIT)) && { warn "machine still busy after ${BENCH_QUIET_WAIT}s; measuring anyway"; break; }
+        sleep 2
+    done
+    echo $((SECONDS - start))
+}
+
+repo_bytes() { # TOOL RUN
+    if [[ $BENCH_TARGET == s3 ]]; then s3_repo_bytes "$1" "$2"; else du -sb "$W/repo-$1" | cut -f1; fi
+}
+
 # run_step RUN TOOL STEP: time one step, append a line to results.tsv.
 run_step() {
     local run=$1 tool=$2 step=$3 dir=$W
@@ -151,15 +188,30 @@ run_step() {
         mkdir -p "$W/restore-$tool"
         [[ $tool == borg ]] && dir="$W/restore-$tool"
     fi
-    tool_argv "$tool" "$step"
+    tool_argv "$tool" "$step" "$run"
     local log="$W/logs/run$run-$tool-$step.log" tf="$W/logs/run$run-$tool-$step.time"
     case $step in
         backup*) warm "$W/src" ;;
-        restore | verify) warm "$W/repo-$tool" ;;
+        restore | verify) [[ $BENCH_TARGET == s3 ]] || warm "$W/repo-$tool" ;;
     esac
     sync
-    local rc=0
+    local rc=0 load1 busy0 busy1 srv0="" srv1="" t0 t1 waited
+    waited=$(wait_quiet)
+    ((waited > 1)) && say "waited ${waited}s for the machine to go quiet before $tool $step"
+    load1=$(cut -d' ' -f1 /proc/loadavg)
+    [[ $BENCH_TARGET == s3 ]] && srv0=$(rgw_ticks)
+    busy0=$(busy_ticks)
+    t0=$(date +%s.%N)
     (cd "$dir" && exec /usr/bin/time -o "$tf" -f '%e %U %S %M' "${ARGV[@]}") </dev/null >"$log" 2>&1 || rc=$?
+    t1=$(date +%s.%N)
+    busy1=$(busy_ticks)
+    [[ $BENCH_TARGET == s3 ]] && srv1=$(rgw_ticks)
+    awk -v r="$run" -v t="$tool" -v s="$step" -v l="$load1" -v b0="$busy0" -v b1="$busy1" \
+        -v s0="$srv0" -v s1="$srv1" -v hz="$(getconf CLK_TCK)" -v t0="$t0" -v t1="$t1" 'BEGIN {
+        n = split(s0, a, " "); split(s1, b, " ")
+        line = r "\t" t "\t" s "\t" l "\t" sprintf("%.2f", (b1 - b0) / hz)
+        for (i = 1; i <= 3; i++) line = line "\t" (i <= n ? sprintf("%.2f", (b[i] - a[i]) / hz) : "")
+        print line "\t" t0 "\t" t1 }' >>"$MACHINE"
     local wall user sys rss
     read -r wall user sys rss < <(tail -n 1 "$tf") || true
     if ((rc != 0)); then
@@ -180,7 +232,7 @@ run_step() {
         "$(echo "$user $sys" | awk '{print $1 + $2}')" "$((rss / 1024))" >&2
     case $step in
         backup1 | backup2 | backup3)
-            printf '%s\t%s\t%s\t%s\n' "$run" "$tool" "$step" "$(du -sb "$W/repo-$tool" | cut -f1)" >>"$SIZES" ;;
+            printf '%s\t%s\t%s\t%s\n' "$run" "$tool" "$step" "$(repo_bytes "$tool" "$run")" >>"$SIZES" ;;
         restore) check_restore "$run" "$tool" ;;
     esac
 }
@@ -215,12 +267,15 @@ if ((avail < need)); then
     warn "$BENCH_DIR has $((avail >> 20)) MiB free; a $BENCH_SIZE run needs about $((need >> 20)) MiB"
 fi
 ensure_packages
+[[ $BENCH_TARGET == s3 ]] && s3_ensure_packages
 
 tools=()
 for t in $BENCH_TOOLS; do
     case $t in
         stele) if ensure_stele; then tools+=(stele); else warn "stele is n/a: $STELE_NOTE"; fi ;;
-        restic | borg) tools+=("$t") ;;
+        restic) tools+=("$t") ;;
+        borg) [[ $BENCH_TARGET == s3 ]] && die "borg has no S3 backend: leave it out of BENCH_TOOLS for BENCH_TARGET=s3"
+              tools+=("$t") ;;
         *) die "unknown tool '$t' in BENCH_TOOLS (use stele, restic, borg)" ;;
     esac
 done
@@ -232,6 +287,16 @@ rm -rf "$W"
 mkdir -p "$W/logs"
 : >"$RESULTS"
 : >"$SIZES"
+: >"$MACHINE"
+LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
+RGW_IDLE=""
+if [[ $BENCH_TARGET == s3 ]]; then
+    trap rgw_stop EXIT
+    trap 'exit 130' INT TERM
+    rgw_start "${#tools[@]}"
+    RGW_IDLE=$(rgw_idle_rate)
+    say "Ceph RGW ready at $S3_ENDPOINT; idle, its daemons use $RGW_IDLE CPU-s per second"
+fi
 
 for ((run = 1; run <= BENCH_RUNS; run++)); do
     # Rotate the tool order every run so no tool always goes first.
@@ -239,6 +304,7 @@ for ((run = 1; run <= BENCH_RUNS; run++)); do
     say "run $run/$BENCH_RUNS, tool order: ${order[*]}"
     BROKEN=()
     for t in "${order[@]}"; do rm -rf "$W/repo-$t" "$W/restore-$t"; done
+    [[ $BENCH_TARGET == s3 ]] && s3_new_round "$run" "${order[@]}"
     rm -rf "$W/cache-restic" "$W/borg-base"
     export BORG_BASE_DIR="$W/borg-base"
     rsync -a --delete "$PRISTINE/" "$W/src/"
@@ -255,14 +321,29 @@ done
 # ------------------------------------------------------------------ report
 
 mkdir -p "$ROOT/bench/results"
-out="$ROOT/bench/results/$(date +%Y-%m-%d)-$BENCH_SIZE.md"
-[[ -e $out ]] && out="$ROOT/bench/results/$(date +%Y-%m-%d-%H%M%S)-$BENCH_SIZE.md"
+suffix=$BENCH_SIZE
+[[ $BENCH_TARGET == s3 ]] && suffix=s3-$BENCH_SIZE
+out="$ROOT/bench/results/$(date +%Y-%m-%d)-$suffix.md"
+[[ -e $out ]] && out="$ROOT/bench/results/$(date +%Y-%m-%d-%H%M%S)-$suffix.md"
 {
     echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "size=$BENCH_SIZE"
     echo "seed=$BENCH_SEED"
     echo "mutate_seed=$BENCH_MUTATE_SEED"
     echo "runs=$BENCH_RUNS"
+    echo "target=$BENCH_TARGET"
+    echo "tools=${tools[*]}"
+    echo "load_start=$LOAD_START"
+    echo "load_end=$(cut -d' ' -f1-3 /proc/loadavg)"
+    if [[ $BENCH_TARGET == s3 ]]; then
+        echo "rgw_version=$(radosgw --version 2>/dev/null | head -n 1)"
+        echo "rgw_idle=$RGW_IDLE"
+        echo "rgw_memstore_mib=$((RGW_MEMSTORE >> 20))"
+        echo "s3_lock=$BENCH_S3_LOCK"
+        echo "s3_retention=$BENCH_S3_RETENTION"
+        echo "rgw_beast_opts=$BENCH_RGW_BEAST_OPTS"
+        echo "rgw_log=$RGW_DIR/ceph/log/client.rgw.a.log"
+    fi
     echo "src_bytes=$(tree_bytes "$PRISTINE")"
     echo "src_files=$(tree_files "$PRISTINE")"
     echo "mut_bytes=$(tree_bytes "$MUTATED")"

@@ -1,10 +1,16 @@
 #!/usr/bin/env bash
 # Starts a single-node Ceph (one monitor, one memstore OSD) and one RADOS gateway on loopback,
 # without systemd, cephx or a manager. Usage: start-rgw.sh DIR MON_PORT S3_PORT ACCESS SECRET
-# Prints "ready" when the S3 endpoint answers; the daemons' pids are in DIR/pids.
+# Prints "ready" when the S3 endpoint answers; the daemons' pids are in DIR/pids (monitor, OSD,
+# gateway, in that order). RGW_MEMSTORE_BYTES caps what the in-memory OSD holds (default 2 GiB;
+# the objects live in RAM, so this is also about what it may use). RGW_BEAST_OPTS are appended to
+# the beast frontend's options (e.g. tcp_nodelay=1).
 # Facts this relies on: ../shared/reference/s3-servers.md.
 set -euo pipefail
 dir=$1 mon_port=$2 s3_port=$3 access=$4 secret=$5
+memstore_bytes=${RGW_MEMSTORE_BYTES:-2147483648}
+beast_opts=${RGW_BEAST_OPTS:-}
+[[ $memstore_bytes =~ ^[0-9]+$ ]] || { echo "RGW_MEMSTORE_BYTES must be a number of bytes" >&2; exit 2; }
 mkdir -p "$dir"/{mon,osd,run,log}
 export CEPH_CONF=$dir/ceph.conf
 cat > "$CEPH_CONF" <<CONF
@@ -29,14 +35,14 @@ mon data avail crit = 1
 paxos propose interval = 0.05
 paxos min wait = 0.01
 osd objectstore = memstore
-memstore device bytes = 2147483648
+memstore device bytes = $memstore_bytes
 [mon.a]
 mon data = $dir/mon
 public addr = v2:127.0.0.1:$mon_port
 [osd.0]
 osd data = $dir/osd
 [client.rgw.a]
-rgw frontends = beast endpoint=127.0.0.1:$s3_port
+rgw frontends = beast endpoint=127.0.0.1:$s3_port${beast_opts:+ $beast_opts}
 rgw data = $dir/rgw
 CONF
 
