@@ -171,8 +171,28 @@ public final class Backup {
     for (dev.stele.blob.BlobInfo key : repo.store().list("keys/")) {
       names.add(key.name());
     }
-    for (String name : names) {
-      repo.ensureRetained(name, until);
+    // One or two requests per name on object storage: checked eight at a time, not one by one.
+    ExecutorService pool = executor("stele-retain", 8);
+    try {
+      List<Future<?>> checks = new ArrayList<>();
+      for (String name : names) {
+        checks.add(
+            pool.submit(
+                () -> {
+                  repo.ensureRetained(name, until);
+                  return null;
+                }));
+      }
+      for (Future<?> check : checks) {
+        check.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("backup interrupted");
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } finally {
+      pool.shutdownNow();
     }
   }
 
