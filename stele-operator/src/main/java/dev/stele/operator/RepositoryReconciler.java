@@ -17,16 +17,23 @@ import dev.stele.repo.UnsupportedVersionException;
 import dev.stele.repo.WrongPasswordException;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * Reconciles a {@link BackupStorageLocationRepository}: once its location is Available, creates the
@@ -41,7 +48,6 @@ import java.util.Objects;
 public final class RepositoryReconciler
     implements Reconciler<BackupStorageLocationRepository>,
         Cleaner<BackupStorageLocationRepository> {
-  static final Duration RECHECK = Duration.ofMinutes(1);
 
   private final KubernetesClient client;
   private final Settings settings;
@@ -62,6 +68,43 @@ public final class RepositoryReconciler
         .rescheduleAfter(reconcile(bslr));
   }
 
+  /** Index of the primary cache: a repository under the key {@code <namespace>/<location>}. */
+  static final String BY_LOCATION = "by-location";
+
+  /**
+   * Watches locations too: a change of a location (its phase, above all) reconciles every
+   * repository that names it at once, instead of at the next recheck.
+   */
+  @Override
+  public List<EventSource<?, BackupStorageLocationRepository>> prepareEventSources(
+      EventSourceContext<BackupStorageLocationRepository> context) {
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            BY_LOCATION,
+            r ->
+                r.getSpec() == null || r.getSpec().backupStorageLocation == null
+                    ? List.of()
+                    : List.of(
+                        r.getMetadata().getNamespace() + "/" + r.getSpec().backupStorageLocation));
+    var config =
+        InformerEventSourceConfiguration.from(
+                BackupStorageLocation.class, BackupStorageLocationRepository.class)
+            .withNamespacesInheritedFromController()
+            .withSecondaryToPrimaryMapper(
+                (BackupStorageLocation bsl) ->
+                    context
+                        .getPrimaryCache()
+                        .byIndex(
+                            BY_LOCATION,
+                            bsl.getMetadata().getNamespace() + "/" + bsl.getMetadata().getName())
+                        .stream()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .build();
+    return List.of(new InformerEventSource<>(config, context));
+  }
+
   @Override
   public DeleteControl cleanup(
       BackupStorageLocationRepository bslr, Context<BackupStorageLocationRepository> context) {
@@ -76,7 +119,7 @@ public final class RepositoryReconciler
         old == null ? new BackupStorageLocationRepositoryStatus() : old;
     String before = status.phase;
     String oldMessage = status.message;
-    Duration next = RECHECK;
+    Duration next = settings.recheck();
     String refused = null;
     try {
       Provisioned p = provision(bslr, status);
