@@ -3,13 +3,17 @@ package dev.stele.operator;
 import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.NOT_READY;
 import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.READY;
 
+import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.repo.BlobKind;
+import dev.stele.repo.Id;
 import dev.stele.repo.NotARepositoryException;
+import dev.stele.repo.Pack;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
 import dev.stele.repo.RepositoryInit;
@@ -33,7 +37,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a {@link BackupStorageLocationRepository}: once its location is Available, creates the
@@ -48,6 +55,8 @@ import java.util.stream.Collectors;
 public final class RepositoryReconciler
     implements Reconciler<BackupStorageLocationRepository>,
         Cleaner<BackupStorageLocationRepository> {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RepositoryReconciler.class);
 
   private final KubernetesClient client;
   private final Settings settings;
@@ -137,6 +146,7 @@ public final class RepositoryReconciler
         if (p.writable()) {
           next = new RepositoryMaintenance(settings, events, metrics).runIfDue(bslr, repo, status);
         }
+        count(repo, status);
       }
     } catch (NotReadyException e) {
       status.phase = NOT_READY;
@@ -171,6 +181,32 @@ public final class RepositoryReconciler
     }
     metrics.repositoryPhase(bslr, status.phase);
     return next;
+  }
+
+  /**
+   * Counts and sizes from listings (no snapshot is read): snapshots, forgotten ones, packs and
+   * their bytes. A failure leaves the last counts; it is not a reason to be NotReady.
+   */
+  static void count(Repository repo, BackupStorageLocationRepositoryStatus status) {
+    try {
+      Set<String> forgotten = repo.tombstoned();
+      int live = 0;
+      int gone = 0;
+      for (Id id : repo.list(BlobKind.SNAPSHOT)) {
+        if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
+          gone++;
+        } else {
+          live++;
+        }
+      }
+      List<BlobInfo> packs = repo.store().list(Pack.PREFIX);
+      status.snapshots = live;
+      status.forgottenSnapshots = gone;
+      status.packs = packs.size();
+      status.packBytes = packs.stream().mapToLong(BlobInfo::size).sum();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not count {}: {}", status.url, e.getMessage());
+    }
   }
 
   private static void setReady(
