@@ -2,21 +2,27 @@ package dev.stele.cli;
 
 import dev.stele.operator.Settings;
 import dev.stele.operator.SteleOperator;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.File;
+import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code stele operator}: runs the Kubernetes operator until killed, with the in-cluster service
- * account or, outside a cluster, the current kubeconfig context.
+ * {@code stele operator}: runs the Kubernetes operator until killed (SIGTERM, SIGINT), with the
+ * in-cluster service account or, outside a cluster, the current kubeconfig context ({@code
+ * KUBECONFIG}). {@code WATCH_NAMESPACE} keeps it in one namespace.
  */
 @Command(
     name = "operator",
     description =
         "Run the Kubernetes operator (BackupStorageLocation, BackupStorageLocationRepository)"
-            + " until stopped; uses the in-cluster service account or the kubeconfig.")
+            + " until stopped; uses the in-cluster service account or the kubeconfig"
+            + " (KUBECONFIG); WATCH_NAMESPACE limits it to one namespace.")
 final class OperatorCommand extends StelCommand {
   @Option(
       names = "--metrics-port",
@@ -28,18 +34,60 @@ final class OperatorCommand extends StelCommand {
 
   @Override
   public Integer call() throws Exception {
-    KubernetesClient client = new KubernetesClientBuilder().build();
     CountDownLatch stopped = new CountDownLatch(1);
-    try (SteleOperator operator =
-        SteleOperator.start(client, Settings.defaults(), metricsPort, true)) {
-      Runtime.getRuntime()
-          .addShutdownHook(new Thread(stopped::countDown, "stele-operator-shutdown"));
-      out().println("stele operator running; metrics on port " + operator.metricsPort());
+    CountDownLatch closed = new CountDownLatch(1);
+    // On SIGTERM the JVM runs this hook and exits when it returns: it waits (a while) until the
+    // operator has stopped its informers and executors.
+    Thread hook =
+        new Thread(
+            () -> {
+              stopped.countDown();
+              try {
+                closed.await(20, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "stele-operator-shutdown");
+    try (KubernetesClient client = client()) {
+      String namespace = env().variable("WATCH_NAMESPACE");
+      try (SteleOperator operator =
+          SteleOperator.start(client, Settings.defaults(), metricsPort, true, namespace)) {
+        Runtime.getRuntime().addShutdownHook(hook);
+        out()
+            .println(
+                "stele operator running against "
+                    + client.getMasterUrl()
+                    + (namespace == null || namespace.isBlank()
+                        ? " (all namespaces)"
+                        : " (namespace " + namespace + ")")
+                    + "; metrics on port "
+                    + operator.metricsPort());
+        out().flush();
+        stopped.await();
+      }
+      out().println("stele operator stopped");
       out().flush();
-      stopped.await();
     } finally {
-      client.close();
+      closed.countDown();
     }
     return ExitCode.OK;
+  }
+
+  /**
+   * The client: fabric8's usual configuration (in-cluster, or the process's KUBECONFIG), unless
+   * this command's environment names a different KUBECONFIG (tests and the demo inject one).
+   */
+  private KubernetesClient client() {
+    String kubeconfig = env().variable("KUBECONFIG");
+    if (kubeconfig != null
+        && !kubeconfig.isBlank()
+        && !Objects.equals(kubeconfig, System.getenv("KUBECONFIG"))) {
+      String first = kubeconfig.split(File.pathSeparator)[0];
+      return new KubernetesClientBuilder()
+          .withConfig(Config.fromKubeconfig(new File(first)))
+          .build();
+    }
+    return new KubernetesClientBuilder().build();
   }
 }

@@ -66,7 +66,7 @@ final class RepositoryDeletion {
           Events.WARNING,
           "DeletionWaiting",
           "waiting for BackupStorageLocation " + spec.backupStorageLocation + " to be Available");
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(RepositoryReconciler.RECHECK);
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheck());
     }
     try {
       Place place = Places.resolve(client, bsl);
@@ -77,7 +77,7 @@ final class RepositoryDeletion {
       return DeleteControl.defaultDelete();
     } catch (InvalidResourceException | IOException | RuntimeException e) {
       events.record(bslr, Events.WARNING, "DeletionFailed", e.getMessage());
-      return DeleteControl.noFinalizerRemoval().rescheduleAfter(RepositoryReconciler.RECHECK);
+      return DeleteControl.noFinalizerRemoval().rescheduleAfter(settings.recheck());
     }
   }
 

@@ -39,7 +39,7 @@ final class RepositoryMaintenance {
       BackupStorageLocationRepositoryStatus status) {
     BackupStorageLocationRepositorySpec.Maintenance m = bslr.getSpec().maintenance;
     if (m != null && Boolean.TRUE.equals(m.paused)) {
-      return RepositoryReconciler.RECHECK;
+      return settings.recheck();
     }
     Duration quick;
     Duration full;
@@ -48,7 +48,7 @@ final class RepositoryMaintenance {
       full = Durations.parse(m == null ? null : m.fullFrequency, DEFAULT_FULL_FREQUENCY);
     } catch (IllegalArgumentException e) {
       status.message = "spec.maintenance: " + e.getMessage();
-      return RepositoryReconciler.RECHECK;
+      return settings.recheck();
     }
     Instant now = settings.clock().instant();
     Instant since = RepositoryReconciler.readySince(status);
@@ -69,8 +69,8 @@ final class RepositoryMaintenance {
       next = lastFull.plus(full);
     }
     Duration wait = Duration.between(after, next);
-    return wait.compareTo(RepositoryReconciler.RECHECK) > 0
-        ? RepositoryReconciler.RECHECK
+    return wait.compareTo(settings.recheck()) > 0
+        ? settings.recheck()
         : wait.isNegative() ? Duration.ZERO : wait;
   }
 

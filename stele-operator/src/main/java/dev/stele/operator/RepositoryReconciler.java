@@ -3,13 +3,17 @@ package dev.stele.operator;
 import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.NOT_READY;
 import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.READY;
 
+import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.repo.BlobKind;
+import dev.stele.repo.Id;
 import dev.stele.repo.NotARepositoryException;
+import dev.stele.repo.Pack;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
 import dev.stele.repo.RepositoryInit;
@@ -17,16 +21,26 @@ import dev.stele.repo.UnsupportedVersionException;
 import dev.stele.repo.WrongPasswordException;
 import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.ResourceID;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a {@link BackupStorageLocationRepository}: once its location is Available, creates the
@@ -41,7 +55,8 @@ import java.util.Objects;
 public final class RepositoryReconciler
     implements Reconciler<BackupStorageLocationRepository>,
         Cleaner<BackupStorageLocationRepository> {
-  static final Duration RECHECK = Duration.ofMinutes(1);
+
+  private static final Logger LOG = LoggerFactory.getLogger(RepositoryReconciler.class);
 
   private final KubernetesClient client;
   private final Settings settings;
@@ -62,6 +77,43 @@ public final class RepositoryReconciler
         .rescheduleAfter(reconcile(bslr));
   }
 
+  /** Index of the primary cache: a repository under the key {@code <namespace>/<location>}. */
+  static final String BY_LOCATION = "by-location";
+
+  /**
+   * Watches locations too: a change of a location (its phase, above all) reconciles every
+   * repository that names it at once, instead of at the next recheck.
+   */
+  @Override
+  public List<EventSource<?, BackupStorageLocationRepository>> prepareEventSources(
+      EventSourceContext<BackupStorageLocationRepository> context) {
+    context
+        .getPrimaryCache()
+        .addIndexer(
+            BY_LOCATION,
+            r ->
+                r.getSpec() == null || r.getSpec().backupStorageLocation == null
+                    ? List.of()
+                    : List.of(
+                        r.getMetadata().getNamespace() + "/" + r.getSpec().backupStorageLocation));
+    var config =
+        InformerEventSourceConfiguration.from(
+                BackupStorageLocation.class, BackupStorageLocationRepository.class)
+            .withNamespacesInheritedFromController()
+            .withSecondaryToPrimaryMapper(
+                (BackupStorageLocation bsl) ->
+                    context
+                        .getPrimaryCache()
+                        .byIndex(
+                            BY_LOCATION,
+                            bsl.getMetadata().getNamespace() + "/" + bsl.getMetadata().getName())
+                        .stream()
+                        .map(ResourceID::fromResource)
+                        .collect(Collectors.toSet()))
+            .build();
+    return List.of(new InformerEventSource<>(config, context));
+  }
+
   @Override
   public DeleteControl cleanup(
       BackupStorageLocationRepository bslr, Context<BackupStorageLocationRepository> context) {
@@ -76,7 +128,7 @@ public final class RepositoryReconciler
         old == null ? new BackupStorageLocationRepositoryStatus() : old;
     String before = status.phase;
     String oldMessage = status.message;
-    Duration next = RECHECK;
+    Duration next = settings.recheck();
     String refused = null;
     try {
       Provisioned p = provision(bslr, status);
@@ -94,6 +146,7 @@ public final class RepositoryReconciler
         if (p.writable()) {
           next = new RepositoryMaintenance(settings, events, metrics).runIfDue(bslr, repo, status);
         }
+        count(repo, status);
       }
     } catch (NotReadyException e) {
       status.phase = NOT_READY;
@@ -128,6 +181,32 @@ public final class RepositoryReconciler
     }
     metrics.repositoryPhase(bslr, status.phase);
     return next;
+  }
+
+  /**
+   * Counts and sizes from listings (no snapshot is read): snapshots, forgotten ones, packs and
+   * their bytes. A failure leaves the last counts; it is not a reason to be NotReady.
+   */
+  static void count(Repository repo, BackupStorageLocationRepositoryStatus status) {
+    try {
+      Set<String> forgotten = repo.tombstoned();
+      int live = 0;
+      int gone = 0;
+      for (Id id : repo.list(BlobKind.SNAPSHOT)) {
+        if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
+          gone++;
+        } else {
+          live++;
+        }
+      }
+      List<BlobInfo> packs = repo.store().list(Pack.PREFIX);
+      status.snapshots = live;
+      status.forgottenSnapshots = gone;
+      status.packs = packs.size();
+      status.packBytes = packs.stream().mapToLong(BlobInfo::size).sum();
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("could not count {}: {}", status.url, e.getMessage());
+    }
   }
 
   private static void setReady(

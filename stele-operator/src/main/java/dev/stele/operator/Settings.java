@@ -2,13 +2,22 @@ package dev.stele.operator;
 
 import dev.stele.crypto.KdfParams;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Supplier;
 
 /**
- * What the reconcilers share: the clock every schedule reads, the way to storage, and the key
- * derivation for new repositories (null: Stele's default; tests pass a cheap one).
+ * What the reconcilers share: the clock every schedule reads, the way to storage, the key
+ * derivation for new repositories (null: Stele's default; tests pass a cheap one), and {@code
+ * recheck}, how long a repository waits before it looks again at a location that is not Available
+ * or retries a deletion (1 minute; end-to-end tests make it short).
  */
-public record Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
+public record Settings(
+    Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
+  public static final Duration DEFAULT_RECHECK = Duration.ofMinutes(1);
+
+  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
+    this(clock, stores, kdf, DEFAULT_RECHECK);
+  }
 
   public static Settings defaults() {
     Clock clock = Clock.systemUTC();

@@ -35,6 +35,22 @@ public final class SteleOperator implements Closeable {
   public static SteleOperator start(
       KubernetesClient client, Settings settings, int metricsPort, boolean serverSideApply)
       throws IOException {
+    return start(client, settings, metricsPort, serverSideApply, System.getenv("WATCH_NAMESPACE"));
+  }
+
+  /**
+   * Starts the operator.
+   *
+   * @param metricsPort the port of {@code /metrics}, or a negative number for none
+   * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
+   */
+  public static SteleOperator start(
+      KubernetesClient client,
+      Settings settings,
+      int metricsPort,
+      boolean serverSideApply,
+      String namespace)
+      throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMetrics metrics = new OperatorMetrics(registry);
     Operator operator =
@@ -45,7 +61,6 @@ public final class SteleOperator implements Closeable {
                     .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
     // WATCH_NAMESPACE (set by deploy/operator.yaml) keeps the operator inside the namespace its
     // Role covers; unset, it watches every namespace.
-    String namespace = System.getenv("WATCH_NAMESPACE");
     if (namespace == null || namespace.isBlank()) {
       operator.register(new LocationReconciler(client, settings, metrics));
       operator.register(new RepositoryReconciler(client, settings, metrics));

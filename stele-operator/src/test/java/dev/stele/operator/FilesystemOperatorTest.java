@@ -8,12 +8,16 @@ import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.BackupOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -90,6 +94,25 @@ class FilesystemOperatorTest {
     // A second pass adopts nothing new and writes nothing.
     assertThat(op.reconcileRepository("default").getStatus().repositoryID)
         .isEqualTo(bslr.getStatus().repositoryID);
+    assertThat(bslr.getStatus().snapshots).isZero();
+    assertThat(bslr.getStatus().packs).isZero();
+    assertThat(bslr.getStatus().packBytes).isZero();
+
+    // A snapshot made outside the cluster is counted, with its data, at the next pass.
+    Path files = Files.createDirectories(base.resolve("files"));
+    Files.writeString(files.resolve("a.txt"), "some data to back up\n".repeat(1000));
+    try (Repository repo =
+        Repository.open(
+            new FilesystemBlobStore(repositoryDir("default"), op.clock),
+            password.toCharArray(),
+            op.clock)) {
+      new Backup(repo, BackupOptions.defaults("laptop"), BackupListener.NONE).run(List.of(files));
+    }
+    var counted = op.reconcileRepository("default").getStatus();
+    assertThat(counted.snapshots).isEqualTo(1);
+    assertThat(counted.forgottenSnapshots).isZero();
+    assertThat(counted.packs).isPositive();
+    assertThat(counted.packBytes).isPositive();
   }
 
   @Test

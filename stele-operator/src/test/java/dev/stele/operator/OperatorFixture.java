@@ -40,9 +40,20 @@ final class OperatorFixture {
   private final Map<String, AuditingBlobStore> shared =
       new java.util.concurrent.ConcurrentHashMap<>();
 
+  final java.time.Clock time;
+
   OperatorFixture(KubernetesClient client) {
+    this(client, null);
+  }
+
+  /**
+   * With {@code time} null the reconcilers and stores read {@link #clock}, which tests move by
+   * hand; otherwise {@code time} (the system clock, for the running operator).
+   */
+  OperatorFixture(KubernetesClient client, java.time.Clock time) {
     this.client = client;
-    StoreFactory real = new DefaultStoreFactory(clock);
+    this.time = time == null ? clock : time;
+    StoreFactory real = new DefaultStoreFactory(this.time);
     this.stores =
         new StoreFactory() {
           @Override
@@ -68,14 +79,14 @@ final class OperatorFixture {
             return audit(real.open(place, path));
           }
         };
-    Settings settings = new Settings(clock, stores, OperatorFixture::cheapKdf);
+    Settings settings = new Settings(this.time, stores, OperatorFixture::cheapKdf);
     OperatorMetrics metrics = new OperatorMetrics(new SimpleMeterRegistry());
     locations = new LocationReconciler(client, settings, metrics);
     repositories = new RepositoryReconciler(client, settings, metrics);
   }
 
   private AuditingBlobStore audit(BlobStore store) {
-    AuditingBlobStore audit = new AuditingBlobStore(store, clock);
+    AuditingBlobStore audit = new AuditingBlobStore(store, time);
     audits.add(audit);
     return audit;
   }

@@ -18,6 +18,15 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @AdditionalPrinterColumn(name = "Location", jsonPath = ".spec.backupStorageLocation")
 @AdditionalPrinterColumn(name = "Lock", jsonPath = ".status.lock")
 @AdditionalPrinterColumn(
+    name = "Snapshots",
+    jsonPath = ".status.snapshots",
+    type = AdditionalPrinterColumn.Type.INTEGER)
+@AdditionalPrinterColumn(
+    name = "Bytes",
+    jsonPath = ".status.packBytes",
+    type = AdditionalPrinterColumn.Type.INTEGER,
+    priority = 1)
+@AdditionalPrinterColumn(
     name = "Last Maintenance",
     jsonPath = ".status.lastMaintenanceTime",
     type = AdditionalPrinterColumn.Type.DATE)

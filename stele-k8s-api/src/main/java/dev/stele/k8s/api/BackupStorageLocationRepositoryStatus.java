@@ -33,6 +33,19 @@ public class BackupStorageLocationRepositoryStatus {
 
   public Integer packSizeMiB;
 
+  @JsonPropertyDescription("Snapshots in the repository, not counting forgotten (tombstoned) ones")
+  public Integer snapshots;
+
+  @JsonPropertyDescription(
+      "Snapshots forgotten (tombstoned) whose data maintenance has not reclaimed")
+  public Integer forgottenSnapshots;
+
+  @JsonPropertyDescription("Pack blobs (the data) in the repository")
+  public Integer packs;
+
+  @JsonPropertyDescription("Total bytes of the pack blobs, as stored (compressed and encrypted)")
+  public Long packBytes;
+
   public String lastMaintenanceTime;
 
   public String lastFullMaintenanceTime;
