@@ -33,6 +33,7 @@ import picocli.CommandLine.ScopeType;
       MaintenanceCommand.class,
       DemoCommand.class,
       OperatorCommand.class,
+      TrainingCommand.class,
     })
 public final class Main implements Callable<Integer> {
   @Option(

@@ -1,0 +1,35 @@
+package dev.stele.cli;
+
+import java.net.URI;
+import java.util.Map;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code stele class-data-training}, hidden: the run the build records its class-data-sharing
+ * archive from. It runs the quick demo (local repository, backup, list, restore) and then opens an
+ * S3 repository at a closed loopback port, which loads the AWS SDK's client, signing and HTTP
+ * classes without sending a request anywhere, so S3 commands start from the archive too.
+ */
+@Command(name = "class-data-training", hidden = true)
+final class TrainingCommand extends StelCommand {
+  @Override
+  public Integer call() throws Exception {
+    int code = Main.run(env(), "demo", "--quick");
+    try {
+      new S3StoreProvider()
+          .open(
+              URI.create("s3://stele-training/repository"),
+              Map.of(
+                  "endpoint", "http://127.0.0.1:1",
+                  "region", "us-east-1",
+                  "path-style", "true",
+                  "access-key", "training",
+                  "secret-key", "training"),
+              false)
+          .close();
+    } catch (Exception expected) {
+      // nothing listens on port 1: the point was to load the classes
+    }
+    return code;
+  }
+}
