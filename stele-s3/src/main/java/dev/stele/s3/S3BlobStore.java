@@ -21,7 +21,6 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -310,21 +309,7 @@ public final class S3BlobStore implements BlobStore {
       throw new IOException(
           name + ": bucket " + location.bucket() + " has no object lock; cannot retain it");
     }
-    try {
-      retries.call(
-          () ->
-              clients.writes.putObjectRetention(
-                  b ->
-                      b.bucket(location.bucket())
-                          .key(key)
-                          .versionId(versionId)
-                          .retention(
-                              r ->
-                                  r.mode(ObjectLockRetentionMode.fromValue(keep.name()))
-                                      .retainUntilDate(wanted))));
-    } catch (SdkException e) {
-      throw S3Errors.blob(name, e);
-    }
+    creates.putRetention(name, key, versionId, Retention.of(keep, wanted));
     return creates.verifyRetention(name, key, versionId, Retention.of(keep, wanted));
   }
 

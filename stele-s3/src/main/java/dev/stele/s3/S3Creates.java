@@ -268,7 +268,8 @@ final class S3Creates {
     throw new BlobExistsException(name);
   }
 
-  private void putRetention(String name, String key, String versionId, Retention retention)
+  /** Sets the retention of one version; the caller reads it back. */
+  void putRetention(String name, String key, String versionId, Retention retention)
       throws IOException {
     try {
       retries.call(
