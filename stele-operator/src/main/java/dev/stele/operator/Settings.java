@@ -3,17 +3,31 @@ package dev.stele.operator;
 import dev.stele.crypto.KdfParams;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.function.Supplier;
 
 /**
  * What the reconcilers share: the clock every schedule reads, the way to storage, the key
- * derivation for new repositories (null: Stele's default; tests pass a cheap one), and {@code
- * recheck}, how long a repository waits before it looks again at a location that is not Available
- * or retries a deletion (1 minute; end-to-end tests make it short).
+ * derivation for new repositories (null: Stele's default; tests pass a cheap one), {@code recheck},
+ * how long a repository waits before it looks again at a location that is not Available or retries
+ * a deletion (1 minute; end-to-end tests make it short), and {@code backupResources}, the resource
+ * types a Backup collects ({@link ResourceType#DEFAULTS}; no discovery yet).
  */
 public record Settings(
-    Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
+    Clock clock,
+    StoreFactory stores,
+    Supplier<KdfParams> kdf,
+    Duration recheck,
+    List<ResourceType> backupResources) {
   public static final Duration DEFAULT_RECHECK = Duration.ofMinutes(1);
+
+  public Settings {
+    backupResources = List.copyOf(backupResources);
+  }
+
+  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
+    this(clock, stores, kdf, recheck, ResourceType.DEFAULTS);
+  }
 
   public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
     this(clock, stores, kdf, DEFAULT_RECHECK);

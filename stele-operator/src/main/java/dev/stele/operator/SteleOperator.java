@@ -12,8 +12,9 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The operator process: both reconcilers on java-operator-sdk, watching the namespace they run in
- * (or all namespaces the client may see), and Prometheus metrics on {@code /metrics}.
+ * The operator process: the location, repository and backup reconcilers on java-operator-sdk,
+ * watching the namespace they run in (or all namespaces the client may see), and Prometheus metrics
+ * on {@code /metrics}.
  *
  * <p>{@code serverSideApply} is true in production; tests against fabric8's mock server, which
  * answers 415 to apply patches, turn it off.
@@ -64,11 +65,13 @@ public final class SteleOperator implements Closeable {
     if (namespace == null || namespace.isBlank()) {
       operator.register(new LocationReconciler(client, settings, metrics));
       operator.register(new RepositoryReconciler(client, settings, metrics));
+      operator.register(new BackupReconciler(client, settings));
     } else {
       operator.register(
           new LocationReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
       operator.register(
           new RepositoryReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
+      operator.register(new BackupReconciler(client, settings), c -> c.settingNamespace(namespace));
     }
     HttpServer server = null;
     if (metricsPort >= 0) {

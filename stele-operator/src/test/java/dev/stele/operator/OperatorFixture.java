@@ -36,6 +36,11 @@ final class OperatorFixture {
   final List<AuditingBlobStore> audits = new CopyOnWriteArrayList<>();
   final LocationReconciler locations;
   final RepositoryReconciler repositories;
+  final BackupReconciler backups;
+
+  /** Creates of names under this prefix fail in every filesystem store (null: none). */
+  volatile String refuse;
+
   final StoreFactory stores;
   private final Map<String, AuditingBlobStore> shared =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -70,7 +75,7 @@ final class OperatorFixture {
                   place.url(path),
                   k -> {
                     try {
-                      return audit(real.open(place, path));
+                      return audit(new RefusingBlobStore(real.open(place, path), () -> refuse));
                     } catch (IOException e) {
                       throw new java.io.UncheckedIOException(e);
                     }
@@ -83,6 +88,7 @@ final class OperatorFixture {
     OperatorMetrics metrics = new OperatorMetrics(new SimpleMeterRegistry());
     locations = new LocationReconciler(client, settings, metrics);
     repositories = new RepositoryReconciler(client, settings, metrics);
+    backups = new BackupReconciler(client, settings);
   }
 
   private AuditingBlobStore audit(BlobStore store) {
@@ -138,6 +144,23 @@ final class OperatorFixture {
   BackupStorageLocationRepository reconcileRepository(String bslr) {
     repositories.reconcile(bslr(bslr));
     return bslr(bslr);
+  }
+
+  dev.stele.k8s.api.Backup backup(String name) {
+    return client.resources(dev.stele.k8s.api.Backup.class).inNamespace(NS).withName(name).get();
+  }
+
+  dev.stele.k8s.api.Backup backup(String name, dev.stele.k8s.api.BackupSpec spec) {
+    var b = new dev.stele.k8s.api.Backup();
+    b.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    b.setSpec(spec);
+    return client.resource(b).create();
+  }
+
+  /** One pass of the backup reconciler; returns the resource afterwards. */
+  dev.stele.k8s.api.Backup reconcileBackup(String name) {
+    backups.reconcile(backup(name));
+    return backup(name);
   }
 
   void secret(String name, Map<String, String> values) {

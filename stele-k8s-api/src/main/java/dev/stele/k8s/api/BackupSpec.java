@@ -1,0 +1,48 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import io.fabric8.generator.annotation.Pattern;
+import io.fabric8.generator.annotation.ValidationRule;
+import io.fabric8.kubernetes.api.model.LabelSelector;
+import java.util.List;
+
+/** What a {@link Backup} selects, and where it goes. Velero's names. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@ValidationRule(value = "self == oldSelf", message = "a Backup's spec cannot change")
+public class BackupSpec {
+  @JsonPropertyDescription("Namespaces to back up; empty or * for all")
+  public List<String> includedNamespaces;
+
+  @JsonPropertyDescription("Namespaces not to back up")
+  public List<String> excludedNamespaces;
+
+  @JsonPropertyDescription(
+      "Resources to back up, by plural name, with the group for non-core ones (configmaps,"
+          + " deployments.apps); empty or * for every resource type the operator collects")
+  public List<String> includedResources;
+
+  @JsonPropertyDescription("Resources not to back up, named as in includedResources")
+  public List<String> excludedResources;
+
+  @JsonPropertyDescription(
+      "Whether the Namespace objects of the selected namespaces are backed up (default true);"
+          + " other cluster-scoped resources are not collected yet")
+  public Boolean includeClusterResources;
+
+  @JsonPropertyDescription("Only objects with these labels (matchLabels only)")
+  public LabelSelector labelSelector;
+
+  @JsonPropertyDescription("How long the backup is kept (default 720h)")
+  @Pattern("^([0-9]+(ms|s|m|h|d))+$")
+  public String ttl;
+
+  @JsonPropertyDescription(
+      "The BackupStorageLocation whose default repository receives the backup, when repository"
+          + " is not given (default: the location named default)")
+  public String storageLocation;
+
+  @JsonPropertyDescription(
+      "The BackupStorageLocationRepository, in this namespace, receiving the backup")
+  public String repository;
+}

@@ -1,0 +1,49 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/**
+ * A {@link Backup}'s progress and result. In flight it exists only here; the bucket receives the
+ * final manifest once, which is what makes the backup exist.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class BackupStatus {
+  public static final String IN_PROGRESS = "InProgress";
+  public static final String COMPLETED = "Completed";
+  public static final String PARTIALLY_FAILED = "PartiallyFailed";
+  public static final String FAILED = "Failed";
+
+  @JsonPropertyDescription("InProgress, then Completed, PartiallyFailed or Failed")
+  public String phase;
+
+  public String message;
+
+  @JsonPropertyDescription("The repository (BackupStorageLocationRepository) written to")
+  public String repository;
+
+  @JsonPropertyDescription("Objects backed up")
+  public Integer items;
+
+  public Integer warnings;
+
+  @JsonPropertyDescription("Objects or resource types that could not be backed up")
+  public Integer errors;
+
+  public String startTimestamp;
+
+  public String completionTimestamp;
+
+  @JsonPropertyDescription("When the backup may be deleted (its time plus spec.ttl)")
+  public String expiration;
+
+  @JsonPropertyDescription("The snapshot holding the resources, in the repository")
+  public String snapshotID;
+
+  @JsonPropertyDescription("The manifest blob that makes the backup exist, such as snapshots/<id>")
+  public String manifest;
+
+  @JsonPropertyDescription(
+      "Chunks this backup added to the repository (the rest were already there)")
+  public Long chunksNew;
+}
