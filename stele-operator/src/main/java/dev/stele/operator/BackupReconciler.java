@@ -27,7 +27,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -366,18 +365,5 @@ public final class BackupReconciler implements Reconciler<Backup> {
           "holds repository " + repo.format().id() + ", not " + recorded + " as recorded");
     }
     return repo;
-  }
-
-  /** For tests: the label keys a backup manifest carries. */
-  static Set<String> labelKeys() {
-    return Set.of(
-        StelApi.BACKUP_NAME_LABEL,
-        StelApi.BACKUP_NAMESPACE_LABEL,
-        StelApi.BACKUP_UID_LABEL,
-        StelApi.BACKUP_PHASE_LABEL,
-        StelApi.BACKUP_EXPIRATION_LABEL,
-        StelApi.BACKUP_ITEMS_LABEL,
-        StelApi.BACKUP_WARNINGS_LABEL,
-        StelApi.BACKUP_ERRORS_LABEL);
   }
 }
