@@ -8,9 +8,7 @@ import static dev.stele.k8s.api.BackupStatus.PARTIALLY_FAILED;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
-import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
@@ -54,11 +52,13 @@ public final class BackupReconciler implements Reconciler<Backup> {
   private final KubernetesClient client;
   private final Settings settings;
   private final Events events;
+  private final Repositories repositories;
 
   public BackupReconciler(KubernetesClient client, Settings settings) {
     this.client = client;
     this.settings = settings;
     this.events = new Events(client, settings.clock());
+    this.repositories = new Repositories(client, settings);
   }
 
   @Override
@@ -98,7 +98,9 @@ public final class BackupReconciler implements Reconciler<Backup> {
     }
     BackupStorageLocationRepository bslr;
     try {
-      bslr = repository(backup, spec);
+      bslr =
+          repositories.resolve(
+              backup.getMetadata().getNamespace(), spec.repository, spec.storageLocation);
     } catch (InvalidResourceException e) {
       return finish(backup, FAILED, e.getMessage());
     }
@@ -106,15 +108,8 @@ public final class BackupReconciler implements Reconciler<Backup> {
     if (IN_PROGRESS.equals(status.phase)) {
       return recover(backup, bslr);
     }
-    BackupStorageLocationRepositoryStatus rs = bslr.getStatus();
-    if (rs == null || !BackupStorageLocationRepositoryStatus.READY.equals(rs.phase)) {
-      String why =
-          "waiting for repository "
-              + bslr.getMetadata().getName()
-              + " to be Ready"
-              + (rs == null || rs.message == null || rs.message.isEmpty()
-                  ? ""
-                  : " (" + rs.phase + ": " + rs.message + ")");
+    String why = Repositories.notReady(bslr);
+    if (why != null) {
       if (!why.equals(status.message)) {
         status.message = why;
         client.resource(backup).updateStatus();
@@ -128,7 +123,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
     status.expiration = started.plus(ttl).toString();
     backup = client.resource(backup).updateStatus();
     status = backup.getStatus();
-    try (Repository repo = open(bslr)) {
+    try (Repository repo = repositories.open(bslr)) {
       if (manifestOf(repo, backup) != null) {
         // Only a Backup recreated with the same uid could get here; never a second manifest.
         return finish(backup, FAILED, "a manifest for this backup already exists");
@@ -187,7 +182,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   private Duration recover(Backup backup, BackupStorageLocationRepository bslr) {
     BackupStatus status = backup.getStatus();
     SnapshotCatalog.Entry found;
-    try (Repository repo = open(bslr)) {
+    try (Repository repo = repositories.open(bslr)) {
       found = manifestOf(repo, backup);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       String why =
@@ -275,95 +270,5 @@ public final class BackupReconciler implements Reconciler<Backup> {
       }
     }
     return null;
-  }
-
-  /** spec.repository, else the default repository of spec.storageLocation (or of "default"). */
-  private BackupStorageLocationRepository repository(Backup backup, BackupSpec spec)
-      throws InvalidResourceException {
-    String ns = backup.getMetadata().getNamespace();
-    if (spec.repository != null && !spec.repository.isBlank()) {
-      var r =
-          client
-              .resources(BackupStorageLocationRepository.class)
-              .inNamespace(ns)
-              .withName(spec.repository)
-              .get();
-      if (r == null) {
-        throw new InvalidResourceException(
-            "BackupStorageLocationRepository " + spec.repository + " does not exist in " + ns);
-      }
-      if (spec.storageLocation != null
-          && r.getSpec() != null
-          && !spec.storageLocation.equals(r.getSpec().backupStorageLocation)) {
-        throw new InvalidResourceException(
-            "repository "
-                + spec.repository
-                + " lives in location "
-                + r.getSpec().backupStorageLocation
-                + ", not "
-                + spec.storageLocation);
-      }
-      return r;
-    }
-    String location =
-        spec.storageLocation == null || spec.storageLocation.isBlank()
-            ? "default"
-            : spec.storageLocation;
-    var candidates =
-        client
-            .resources(BackupStorageLocationRepository.class)
-            .inNamespace(ns)
-            .withLabel(StelApi.DEFAULT_REPOSITORY_LABEL)
-            .list()
-            .getItems()
-            .stream()
-            .filter(r -> r.getSpec() != null && location.equals(r.getSpec().backupStorageLocation))
-            .toList();
-    if (candidates.isEmpty()) {
-      throw new InvalidResourceException(
-          "BackupStorageLocation "
-              + location
-              + " has no default repository in "
-              + ns
-              + ": name one in spec.repository");
-    }
-    return candidates.get(0);
-  }
-
-  /** Opens the repository, checking it is the one its resource recorded. */
-  private Repository open(BackupStorageLocationRepository bslr)
-      throws IOException, InvalidResourceException {
-    String ns = bslr.getMetadata().getNamespace();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(bslr.getSpec().backupStorageLocation)
-            .get();
-    if (bsl == null) {
-      throw new InvalidResourceException(
-          "BackupStorageLocation " + bslr.getSpec().backupStorageLocation + " does not exist");
-    }
-    Place place = Places.resolve(client, bsl);
-    Passwords passwords = new Passwords(client, bslr);
-    String password = passwords.read();
-    if (password == null) {
-      throw new InvalidResourceException(passwords.describe() + " does not exist");
-    }
-    var store = settings.stores().open(place, place.repositoryPath(bslr.getMetadata().getName()));
-    Repository repo;
-    try {
-      repo = Repository.open(store, password.toCharArray(), settings.clock());
-    } catch (IOException | RuntimeException e) {
-      store.close();
-      throw e;
-    }
-    String recorded = bslr.getStatus() == null ? null : bslr.getStatus().repositoryID;
-    if (recorded != null && !recorded.equals(repo.format().id())) {
-      repo.close();
-      throw new InvalidResourceException(
-          "holds repository " + repo.format().id() + ", not " + recorded + " as recorded");
-    }
-    return repo;
   }
 }

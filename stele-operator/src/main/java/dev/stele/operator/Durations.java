@@ -5,13 +5,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** Durations as Kubernetes users write them: {@code 90s}, {@code 1h30m}, {@code 30d}. */
-final class Durations {
+public final class Durations {
   private static final Pattern PART = Pattern.compile("([0-9]+)(ms|s|m|h|d)");
 
   private Durations() {}
 
   /** {@code text}, or {@code fallback} if it is null or blank. */
-  static Duration parse(String text, Duration fallback) {
+  public static Duration parse(String text, Duration fallback) {
     if (text == null || text.isBlank()) {
       return fallback;
     }
@@ -39,7 +39,7 @@ final class Durations {
   }
 
   /** {@code 30d}, {@code 12h}, {@code 90s}: the shortest exact form. */
-  static String format(Duration d) {
+  public static String format(Duration d) {
     long s = d.getSeconds();
     if (s == 0) {
       return "0s";

@@ -12,20 +12,20 @@ import org.slf4j.LoggerFactory;
  * Records core/v1 Events on the resources the operator reconciles, so that {@code kubectl describe}
  * says what happened. Failing to record one is logged, never fatal.
  */
-final class Events {
+public final class Events {
   private static final Logger LOG = LoggerFactory.getLogger(Events.class);
-  static final String NORMAL = "Normal";
-  static final String WARNING = "Warning";
+  public static final String NORMAL = "Normal";
+  public static final String WARNING = "Warning";
 
   private final KubernetesClient client;
   private final Clock clock;
 
-  Events(KubernetesClient client, Clock clock) {
+  public Events(KubernetesClient client, Clock clock) {
     this.client = client;
     this.clock = clock;
   }
 
-  void record(HasMetadata on, String type, String reason, String message) {
+  public void record(HasMetadata on, String type, String reason, String message) {
     String now = clock.instant().toString();
     var meta = on.getMetadata();
     try {

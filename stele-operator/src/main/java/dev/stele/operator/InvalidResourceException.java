@@ -1,10 +1,10 @@
 package dev.stele.operator;
 
 /** A resource that cannot be acted on as written; the message says what to change. */
-final class InvalidResourceException extends Exception {
+public final class InvalidResourceException extends Exception {
   private static final long serialVersionUID = 1L;
 
-  InvalidResourceException(String message) {
+  public InvalidResourceException(String message) {
     super(message);
   }
 }

@@ -1,8 +1,10 @@
 package dev.stele.operator;
 
 import com.sun.net.httpserver.HttpServer;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
@@ -10,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * The operator process: the location, repository and backup reconcilers on java-operator-sdk,
@@ -62,16 +65,13 @@ public final class SteleOperator implements Closeable {
                     .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
     // WATCH_NAMESPACE (set by deploy/operator.yaml) keeps the operator inside the namespace its
     // Role covers; unset, it watches every namespace.
-    if (namespace == null || namespace.isBlank()) {
-      operator.register(new LocationReconciler(client, settings, metrics));
-      operator.register(new RepositoryReconciler(client, settings, metrics));
-      operator.register(new BackupReconciler(client, settings));
-    } else {
-      operator.register(
-          new LocationReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
-      operator.register(
-          new RepositoryReconciler(client, settings, metrics), c -> c.settingNamespace(namespace));
-      operator.register(new BackupReconciler(client, settings), c -> c.settingNamespace(namespace));
+    List<Reconciler<? extends HasMetadata>> reconcilers =
+        List.of(
+            new LocationReconciler(client, settings, metrics),
+            new RepositoryReconciler(client, settings, metrics),
+            new BackupReconciler(client, settings));
+    for (var reconciler : reconcilers) {
+      register(operator, reconciler, namespace);
     }
     HttpServer server = null;
     if (metricsPort >= 0) {
@@ -90,6 +90,15 @@ public final class SteleOperator implements Closeable {
     }
     operator.start();
     return new SteleOperator(operator, server);
+  }
+
+  private static <R extends HasMetadata> void register(
+      Operator operator, Reconciler<R> reconciler, String namespace) {
+    if (namespace == null || namespace.isBlank()) {
+      operator.register(reconciler);
+    } else {
+      operator.register(reconciler, c -> c.settingNamespace(namespace));
+    }
   }
 
   /** The port {@code /metrics} listens on, or -1. */

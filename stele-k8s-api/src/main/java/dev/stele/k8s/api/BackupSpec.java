@@ -45,4 +45,10 @@ public class BackupSpec {
   @JsonPropertyDescription(
       "The BackupStorageLocationRepository, in this namespace, receiving the backup")
   public String repository;
+
+  @JsonPropertyDescription(
+      "Back up every pod volume of the selected pods, not only those the pod's"
+          + " stele.dev/backup-volumes (or backup.velero.io/backup-volumes) annotation names;"
+          + " stele.dev/backup-volumes-excludes opts volumes out")
+  public Boolean defaultVolumesToFsBackup;
 }

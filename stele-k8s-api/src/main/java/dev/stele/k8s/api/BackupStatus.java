@@ -10,11 +10,13 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackupStatus {
   public static final String IN_PROGRESS = "InProgress";
+  public static final String WAITING_FOR_VOLUMES = "WaitingForVolumes";
   public static final String COMPLETED = "Completed";
   public static final String PARTIALLY_FAILED = "PartiallyFailed";
   public static final String FAILED = "Failed";
 
-  @JsonPropertyDescription("InProgress, then Completed, PartiallyFailed or Failed")
+  @JsonPropertyDescription(
+      "InProgress, WaitingForVolumes, then Completed, PartiallyFailed or Failed")
   public String phase;
 
   public String message;
@@ -37,8 +39,21 @@ public class BackupStatus {
   @JsonPropertyDescription("When the backup may be deleted (its time plus spec.ttl)")
   public String expiration;
 
-  @JsonPropertyDescription("The snapshot holding the resources, in the repository")
+  @JsonPropertyDescription(
+      "The backup's snapshot: resources, volumes, backup.json and backup.log; its manifest is"
+          + " what makes the backup exist")
   public String snapshotID;
+
+  @JsonPropertyDescription(
+      "The snapshot of the API resources, written before the volumes are waited for")
+  public String resourcesSnapshotID;
+
+  @JsonPropertyDescription("Pod volumes selected (one PodVolumeBackup each)")
+  public Integer volumes;
+
+  public Integer volumesCompleted;
+
+  public Integer volumesFailed;
 
   @JsonPropertyDescription("The manifest blob that makes the backup exist, such as snapshots/<id>")
   public String manifest;

@@ -22,5 +22,49 @@ public final class StelApi {
   public static final String BACKUP_WARNINGS_LABEL = GROUP + "/warnings";
   public static final String BACKUP_ERRORS_LABEL = GROUP + "/errors";
 
+  /**
+   * Label on a backup's snapshots other than its manifest (resources, volumes): the backup's uid.
+   */
+  public static final String PART_OF_LABEL = GROUP + "/part-of";
+
+  /** Labels of a pod volume's snapshot. */
+  public static final String POD_NAMESPACE_LABEL = GROUP + "/pod-namespace";
+
+  public static final String POD_NAME_LABEL = GROUP + "/pod-name";
+  public static final String VOLUME_LABEL = GROUP + "/volume";
+
+  /** Labels of a restore's results snapshot. */
+  public static final String RESTORE_NAME_LABEL = GROUP + "/restore-name";
+
+  public static final String RESTORE_UID_LABEL = GROUP + "/restore-uid";
+
+  /** Label on a Backup created by a Schedule, naming it. */
+  public static final String SCHEDULE_NAME_LABEL = GROUP + "/schedule-name";
+
+  /**
+   * Annotation on a Backup created by sync from a manifest found in a repository: the manifest's
+   * snapshot id. Such a Backup is never run; its status is read from the manifest.
+   */
+  public static final String SYNCED_FROM_ANNOTATION = GROUP + "/synced-from";
+
+  /** Pod annotations choosing volumes to back up (comma-separated names), Stele's and Velero's. */
+  public static final String BACKUP_VOLUMES_ANNOTATION = GROUP + "/backup-volumes";
+
+  public static final String VELERO_BACKUP_VOLUMES_ANNOTATION = "backup.velero.io/backup-volumes";
+
+  /** Pod annotations opting volumes out when defaultVolumesToFsBackup is true. */
+  public static final String BACKUP_VOLUMES_EXCLUDES_ANNOTATION =
+      GROUP + "/backup-volumes-excludes";
+
+  public static final String VELERO_BACKUP_VOLUMES_EXCLUDES_ANNOTATION =
+      "backup.velero.io/backup-volumes-excludes";
+
+  /** Snapshot tags: a backup's manifest, its parts, and a restore's results. */
+  public static final String BACKUP_TAG = "backup";
+
+  public static final String RESOURCES_TAG = "backup-resources";
+  public static final String POD_VOLUME_TAG = "pod-volume";
+  public static final String RESTORE_TAG = "restore";
+
   private StelApi() {}
 }

@@ -1,0 +1,26 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
+
+/** What a deletion did, and what it could not do yet. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class DeleteBackupRequestStatus {
+  public static final String IN_PROGRESS = "InProgress";
+  public static final String PROCESSED = "Processed";
+
+  @JsonPropertyDescription("InProgress, then Processed")
+  public String phase;
+
+  public String message;
+
+  public List<String> errors;
+
+  @JsonPropertyDescription("The tombstones written, one per snapshot of the backup")
+  public List<String> tombstones;
+
+  @JsonPropertyDescription(
+      "Until when the storage's retention keeps the backup's data: maintenance reclaims it after")
+  public String retainedUntil;
+}

@@ -1,0 +1,33 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/** Progress of a {@link PodVolumeBackup} or {@link PodVolumeRestore}, written by the node agent. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class PodVolumeStatus {
+  public static final String NEW = "New";
+  public static final String IN_PROGRESS = "InProgress";
+  public static final String COMPLETED = "Completed";
+  public static final String FAILED = "Failed";
+
+  @JsonPropertyDescription("New, InProgress, then Completed or Failed")
+  public String phase;
+
+  public String message;
+
+  @JsonPropertyDescription("The volume's directory on the node")
+  public String path;
+
+  @JsonPropertyDescription(
+      "The volume's snapshot: written by a backup, read by a restore (the repository's id)")
+  public String snapshotID;
+
+  public Long bytesDone;
+
+  public Long bytesTotal;
+
+  public String startTimestamp;
+
+  public String completionTimestamp;
+}

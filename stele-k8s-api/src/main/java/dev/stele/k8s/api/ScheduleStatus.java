@@ -1,0 +1,25 @@
+package dev.stele.k8s.api;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+
+/** A {@link Schedule}'s state. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public class ScheduleStatus {
+  public static final String ENABLED = "Enabled";
+  public static final String FAILED_VALIDATION = "FailedValidation";
+
+  @JsonPropertyDescription("Enabled or FailedValidation")
+  public String phase;
+
+  public String message;
+
+  @JsonPropertyDescription("When the last Backup was created")
+  public String lastBackup;
+
+  @JsonPropertyDescription("The last Backup created")
+  public String lastBackupName;
+
+  @JsonPropertyDescription("When the next Backup will be created")
+  public String nextBackup;
+}
