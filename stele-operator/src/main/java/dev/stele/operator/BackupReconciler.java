@@ -4,40 +4,65 @@ import static dev.stele.k8s.api.BackupStatus.COMPLETED;
 import static dev.stele.k8s.api.BackupStatus.FAILED;
 import static dev.stele.k8s.api.BackupStatus.IN_PROGRESS;
 import static dev.stele.k8s.api.BackupStatus.PARTIALLY_FAILED;
+import static dev.stele.k8s.api.BackupStatus.WAITING_FOR_VOLUMES;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.PodRef;
+import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
-import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
+import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
+import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a {@link Backup}: resolves its repository, collects the selected API resources into a
- * snapshot ({@link ResourceCollector}), then writes the snapshot manifest once, with the final
- * phase and counts in its labels. The manifest is what makes the backup exist (write-once.md rule
- * 5): while the backup runs, only the resource's status says InProgress.
+ * Reconciles a {@link Backup}. The backup exists once its manifest does (write-once.md rule 5);
+ * until then only the resource's status tells its progress:
  *
- * <p>A Backup found InProgress at the start of a pass was left by a process that stopped during the
- * backup (a pass of this one always ends in a final phase). It is never run again: if its manifest
- * exists (found by the backup's uid label) the status is completed from it, otherwise it is Failed
- * with that reason. No pass writes a manifest when one with the backup's uid exists.
+ * <ol>
+ *   <li><b>InProgress</b>: the selected API resources are collected into the resources part (see
+ *       {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per selected pod volume
+ *       ({@link PodVolumes}), owned by the Backup.
+ *   <li><b>WaitingForVolumes</b>: node agents fill the requests, each volume becoming a snapshot of
+ *       its own; changes to them wake this reconciler.
+ *   <li>When every request has finished, the backup's manifest is written once, and the phase
+ *       becomes Completed, or PartiallyFailed when objects or volumes could not be backed up. A
+ *       manifest the store refuses makes it Failed, with the store's answer.
+ * </ol>
+ *
+ * <p>A process that stops at any point leaves a phase that says what to do. InProgress at the start
+ * of a pass was left mid-collection: completed from its manifest if one exists, otherwise Failed
+ * with that reason (it is never collected twice). WaitingForVolumes is resumed: the requests live
+ * in the cluster, the parts in the repository. No pass writes a manifest when one with the backup's
+ * uid exists. A Backup created by sync (annotated {@code stele.dev/synced-from}) is never run.
  */
 @ControllerConfiguration(name = "backup")
 public final class BackupReconciler implements Reconciler<Backup> {
@@ -62,6 +87,15 @@ public final class BackupReconciler implements Reconciler<Backup> {
   }
 
   @Override
+  public List<EventSource<?, Backup>> prepareEventSources(EventSourceContext<Backup> context) {
+    var requests =
+        InformerEventSourceConfiguration.from(PodVolumeBackup.class, Backup.class)
+            .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Backup.class))
+            .build();
+    return List.of(new InformerEventSource<>(requests, context));
+  }
+
+  @Override
   public UpdateControl<Backup> reconcile(Backup backup, Context<Backup> context) {
     Duration again = reconcile(backup);
     return again == null
@@ -71,15 +105,15 @@ public final class BackupReconciler implements Reconciler<Backup> {
 
   /** One pass; returns when to look again, or null when the backup is done. */
   Duration reconcile(Backup cached) {
-    // The cache may still hold the InProgress status this process wrote before it finished the
-    // backup: decide from what the API server holds now.
+    // The cache may still hold a status this process has since replaced: decide from what the API
+    // server holds now.
     Backup backup =
         client
             .resources(Backup.class)
             .inNamespace(cached.getMetadata().getNamespace())
             .withName(cached.getMetadata().getName())
             .get();
-    if (backup == null) {
+    if (backup == null || synced(backup)) {
       return null;
     }
     BackupStatus status = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
@@ -108,14 +142,26 @@ public final class BackupReconciler implements Reconciler<Backup> {
     if (IN_PROGRESS.equals(status.phase)) {
       return recover(backup, bslr);
     }
+    if (WAITING_FOR_VOLUMES.equals(status.phase)) {
+      return awaitVolumes(backup, bslr);
+    }
     String why = Repositories.notReady(bslr);
     if (why != null) {
-      if (!why.equals(status.message)) {
-        status.message = why;
-        client.resource(backup).updateStatus();
-      }
+      note(backup, why);
       return settings.recheck();
     }
+    return start(backup, spec, bslr, ttl);
+  }
+
+  private static boolean synced(Backup backup) {
+    var notes = backup.getMetadata().getAnnotations();
+    return notes != null && notes.containsKey(StelApi.SYNCED_FROM_ANNOTATION);
+  }
+
+  /** Collects the resources, writes them as a part, and asks for the volumes. */
+  private Duration start(
+      Backup backup, BackupSpec spec, BackupStorageLocationRepository bslr, Duration ttl) {
+    BackupStatus status = backup.getStatus();
     Instant started = settings.clock().instant();
     status.phase = IN_PROGRESS;
     status.message = "collecting resources";
@@ -124,81 +170,209 @@ public final class BackupReconciler implements Reconciler<Backup> {
     backup = client.resource(backup).updateStatus();
     status = backup.getStatus();
     try (Repository repo = repositories.open(bslr)) {
-      if (manifestOf(repo, backup) != null) {
+      BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
+      if (snapshots.manifestOf(backup) != null) {
         // Only a Backup recreated with the same uid could get here; never a second manifest.
         return finish(backup, FAILED, "a manifest for this backup already exists");
       }
-      ResourceCollector.Result collected;
+      BackupSnapshots.Part part;
       try {
-        collected =
-            new ResourceCollector(client, settings.backupResources(), repo)
-                .collect(spec, started.plus(ttl));
+        part =
+            snapshots.writeResources(
+                backup, new ResourceCollector(client, settings.backupResources(), repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return finish(backup, FAILED, "collecting resources: " + e.getMessage());
       }
-      String phase = collected.errors().isEmpty() ? COMPLETED : PARTIALLY_FAILED;
+      var collected = part.collected();
+      status.resourcesSnapshotID = part.id().hex();
       status.items = collected.items();
       status.warnings = collected.warnings().size();
       status.errors = collected.errors().size();
-      status.chunksNew = collected.chunksNew();
-      Map<String, String> labels = labels(backup, phase);
-      SnapshotManifest manifest = collected.manifest(started, settings.clock(), labels);
-      Id id;
-      try {
-        if (manifestOf(repo, backup) != null) {
-          return finish(backup, FAILED, "a manifest for this backup already exists");
-        }
-        id = new SnapshotCatalog(repo).write(manifest);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("backup {}: manifest not written", backup.getMetadata().getName(), e);
-        return finish(
-            backup,
-            FAILED,
-            "writing the backup manifest failed, so the backup does not exist: " + e.getMessage());
+      List<String> warnings = new ArrayList<>(collected.warnings());
+      List<PodVolumes.PodVolume> volumes = PodVolumes.select(collected.pods(), spec, warnings);
+      status.warnings = warnings.size();
+      if (volumes.isEmpty()) {
+        return complete(backup, snapshots, List.of());
       }
-      status.snapshotID = id.hex();
-      status.manifest = BlobKind.SNAPSHOT.nameOf(id);
-      String message =
-          collected.items()
-              + " items"
-              + (collected.errors().isEmpty()
-                  ? ""
-                  : "; errors: " + String.join("; ", first(collected.errors())))
-              + (collected.warnings().isEmpty()
-                  ? ""
-                  : "; warnings: " + String.join("; ", first(collected.warnings())));
-      return finish(backup, phase, message);
+      for (PodVolumes.PodVolume volume : volumes) {
+        request(backup, volume);
+      }
+      status.phase = WAITING_FOR_VOLUMES;
+      status.volumes = volumes.size();
+      status.volumesCompleted = 0;
+      status.volumesFailed = 0;
+      status.message = "waiting for " + volumes.size() + " pod volumes";
+      client.resource(backup).updateStatus();
+      events.record(backup, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
+      return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       return finish(backup, FAILED, "repository " + status.repository + ": " + e.getMessage());
     }
   }
 
-  private static java.util.List<String> first(java.util.List<String> all) {
+  /** Creates the request for one volume, unless a pass before a restart did. */
+  private void request(Backup backup, PodVolumes.PodVolume volume) {
+    PodVolumeBackup pvb = new PodVolumeBackup();
+    pvb.getMetadata().setNamespace(backup.getMetadata().getNamespace());
+    pvb.getMetadata().setName(requestName(backup, volume));
+    pvb.getMetadata()
+        .setLabels(
+            Map.of(
+                StelApi.BACKUP_NAME_LABEL,
+                backup.getMetadata().getName(),
+                StelApi.BACKUP_UID_LABEL,
+                BackupSnapshots.uid(backup)));
+    pvb.getMetadata()
+        .setOwnerReferences(
+            List.of(
+                new OwnerReferenceBuilder()
+                    .withApiVersion(backup.getApiVersion())
+                    .withKind(backup.getKind())
+                    .withName(backup.getMetadata().getName())
+                    .withUid(backup.getMetadata().getUid())
+                    .withController(true)
+                    .build()));
+    PodVolumeBackupSpec spec = new PodVolumeBackupSpec();
+    spec.node = volume.node();
+    spec.pod = new PodRef(volume.namespace(), volume.pod(), volume.podUid());
+    spec.volume = volume.volume();
+    spec.repository = backup.getStatus().repository;
+    spec.backupName = backup.getMetadata().getName();
+    spec.backupUID = BackupSnapshots.uid(backup);
+    spec.expiration = backup.getStatus().expiration;
+    pvb.setSpec(spec);
+    try {
+      client.resource(pvb).create();
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        throw e;
+      }
+    }
+  }
+
+  /** {@code <backup>-<8 hex digits of the volume's identity>}: the same on every pass. */
+  static String requestName(Backup backup, PodVolumes.PodVolume volume) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256")
+              .digest(
+                  (volume.namespace() + "/" + volume.pod() + "/" + volume.volume())
+                      .getBytes(StandardCharsets.UTF_8));
+      String name = backup.getMetadata().getName();
+      return (name.length() > 200 ? name.substring(0, 200) : name)
+          + "-"
+          + HexFormat.of().formatHex(hash, 0, 4);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** Counts the finished requests; writes the manifest once all have finished. */
+  private Duration awaitVolumes(Backup backup, BackupStorageLocationRepository bslr) {
+    BackupStatus status = backup.getStatus();
+    List<PodVolumeBackup> requests = requests(backup);
+    int completed = 0;
+    int failed = 0;
+    for (PodVolumeBackup pvb : requests) {
+      String phase = pvb.getStatus() == null ? null : pvb.getStatus().phase;
+      if (PodVolumeStatus.COMPLETED.equals(phase)) {
+        completed++;
+      } else if (PodVolumeStatus.FAILED.equals(phase)) {
+        failed++;
+      }
+    }
+    int expected = status.volumes == null ? requests.size() : status.volumes;
+    if (completed + failed < expected && requests.size() >= expected) {
+      if (!Integer.valueOf(completed).equals(status.volumesCompleted)
+          || !Integer.valueOf(failed).equals(status.volumesFailed)) {
+        status.volumesCompleted = completed;
+        status.volumesFailed = failed;
+        status.message =
+            "waiting for " + (expected - completed - failed) + " of " + expected + " pod volumes";
+        client.resource(backup).updateStatus();
+      }
+      return settings.recheck();
+    }
+    status.volumesCompleted = completed;
+    status.volumesFailed = expected - completed;
+    try (Repository repo = repositories.open(bslr)) {
+      return complete(backup, new BackupSnapshots(repo, settings.clock()), requests);
+    } catch (IOException | InvalidResourceException | RuntimeException e) {
+      note(backup, "volumes done; cannot yet write the manifest: " + e.getMessage());
+      return settings.recheck();
+    }
+  }
+
+  private List<PodVolumeBackup> requests(Backup backup) {
+    return client
+        .resources(PodVolumeBackup.class)
+        .inNamespace(backup.getMetadata().getNamespace())
+        .withLabel(StelApi.BACKUP_UID_LABEL, BackupSnapshots.uid(backup))
+        .list()
+        .getItems();
+  }
+
+  /** Writes the manifest (unless a pass before a restart did) and ends the backup. */
+  private Duration complete(
+      Backup backup, BackupSnapshots snapshots, List<PodVolumeBackup> requests) {
+    BackupStatus status = backup.getStatus();
+    BackupSnapshots.Written written;
+    try {
+      SnapshotCatalog.Entry existing = snapshots.manifestOf(backup);
+      if (existing != null) {
+        return fromManifest(backup, existing);
+      }
+      written = snapshots.writeBackup(backup, Id.parse(status.resourcesSnapshotID), requests);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("backup {}: manifest not written", backup.getMetadata().getName(), e);
+      return finish(
+          backup,
+          FAILED,
+          "writing the backup manifest failed, so the backup does not exist: " + e.getMessage());
+    }
+    BackupDocument doc = written.document();
+    status.snapshotID = written.entry().id().hex();
+    status.manifest = written.entry().name();
+    status.items = doc.items();
+    status.warnings =
+        Math.max(doc.warnings().size(), status.warnings == null ? 0 : status.warnings);
+    status.errors = doc.errors().size();
+    status.chunksNew = written.entry().manifest().stats().chunksNew();
+    String message =
+        doc.items()
+            + " items"
+            + (doc.volumes().isEmpty() ? "" : ", " + doc.volumes().size() + " pod volumes")
+            + (doc.errors().isEmpty() ? "" : "; errors: " + String.join("; ", first(doc.errors())))
+            + (doc.warnings().isEmpty()
+                ? ""
+                : "; warnings: " + String.join("; ", first(doc.warnings())));
+    return finish(backup, doc.phase(), message);
+  }
+
+  private static List<String> first(List<String> all) {
     return all.size() <= 5 ? all : all.subList(0, 5);
   }
 
   /** An InProgress backup this process is not running: complete it from its manifest, or fail. */
   private Duration recover(Backup backup, BackupStorageLocationRepository bslr) {
-    BackupStatus status = backup.getStatus();
     SnapshotCatalog.Entry found;
     try (Repository repo = repositories.open(bslr)) {
-      found = manifestOf(repo, backup);
+      found = new BackupSnapshots(repo, settings.clock()).manifestOf(backup);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      String why =
+      note(
+          backup,
           "left InProgress by an operator that stopped; cannot yet check repository "
               + bslr.getMetadata().getName()
               + " for its manifest: "
-              + e.getMessage();
-      if (!why.equals(status.message)) {
-        status.message = why;
-        client.resource(backup).updateStatus();
-      }
+              + e.getMessage());
       return settings.recheck();
     }
-    if (found == null) {
-      return finish(backup, FAILED, RESTARTED);
-    }
+    return found == null ? finish(backup, FAILED, RESTARTED) : fromManifest(backup, found);
+  }
+
+  private Duration fromManifest(Backup backup, SnapshotCatalog.Entry found) {
+    BackupStatus status = backup.getStatus();
     Map<String, String> l = found.manifest().labels();
     status.snapshotID = found.id().hex();
     status.manifest = found.name();
@@ -220,6 +394,14 @@ public final class BackupReconciler implements Reconciler<Backup> {
     }
   }
 
+  /** Says why the backup waits, once. */
+  private void note(Backup backup, String why) {
+    if (!why.equals(backup.getStatus().message)) {
+      backup.getStatus().message = why;
+      client.resource(backup).updateStatus();
+    }
+  }
+
   private Duration finish(Backup backup, String phase, String message) {
     BackupStatus status = backup.getStatus();
     status.phase = phase;
@@ -227,48 +409,6 @@ public final class BackupReconciler implements Reconciler<Backup> {
     status.completionTimestamp = settings.clock().instant().toString();
     client.resource(backup).updateStatus();
     events.record(backup, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
-    return null;
-  }
-
-  static Map<String, String> labels(Backup backup, String phase) {
-    BackupStatus s = backup.getStatus();
-    Map<String, String> labels = new HashMap<>();
-    labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
-    labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
-    labels.put(StelApi.BACKUP_UID_LABEL, uid(backup));
-    labels.put(StelApi.BACKUP_PHASE_LABEL, phase);
-    labels.put(StelApi.BACKUP_EXPIRATION_LABEL, s.expiration);
-    labels.put(StelApi.BACKUP_ITEMS_LABEL, String.valueOf(s.items));
-    labels.put(StelApi.BACKUP_WARNINGS_LABEL, String.valueOf(s.warnings));
-    labels.put(StelApi.BACKUP_ERRORS_LABEL, String.valueOf(s.errors));
-    return labels;
-  }
-
-  private static String uid(Backup backup) {
-    String uid = backup.getMetadata().getUid();
-    return uid == null
-        ? backup.getMetadata().getNamespace() + "/" + backup.getMetadata().getName()
-        : uid;
-  }
-
-  /**
-   * The manifest written for this backup, forgotten or not, or null: every snapshot manifest is
-   * read (one small blob each).
-   */
-  static SnapshotCatalog.Entry manifestOf(Repository repo, Backup backup) throws IOException {
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    String uid = uid(backup);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (dev.stele.blob.BlobNotFoundException e) {
-        continue;
-      }
-      if (uid.equals(m.labels().get(StelApi.BACKUP_UID_LABEL))) {
-        return new SnapshotCatalog.Entry(id, m);
-      }
-    }
     return null;
   }
 }

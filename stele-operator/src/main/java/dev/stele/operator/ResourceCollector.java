@@ -4,28 +4,19 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.stele.blob.BlobInfo;
-import dev.stele.blob.Retention;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
-import dev.stele.repo.RepositoryFormat;
-import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Node;
-import dev.stele.snapshot.Tree;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -54,57 +45,31 @@ final class ResourceCollector {
     this.repo = repo;
   }
 
-  /** What was collected; the manifest is not written. */
+  /**
+   * What was collected.
+   *
+   * @param tree the {@code resources} directory's tree chunk
+   * @param items objects collected
+   * @param bytes bytes of their JSON documents
+   * @param dirs directories written
+   * @param itemsNew objects whose document was not in the repository yet
+   * @param pods the pods collected, as read from the API server, whose volumes may be backed up
+   */
   record Result(
       Id tree,
       int items,
       long bytes,
       long dirs,
       long itemsNew,
-      long chunksNew,
-      long bytesNew,
-      long bytesStored,
-      Instant expires,
       List<String> warnings,
-      List<String> errors) {
+      List<String> errors,
+      List<GenericKubernetesResource> pods) {}
 
-    SnapshotManifest manifest(Instant started, Clock clock, Map<String, String> labels) {
-      double seconds = Math.max(0, clock.millis() - started.toEpochMilli()) / 1000.0;
-      return new SnapshotManifest(
-          SnapshotManifest.VERSION,
-          started,
-          "kubernetes",
-          "stele-operator",
-          List.of("/resources"),
-          List.of("backup"),
-          null,
-          tree.hex(),
-          expires,
-          new SnapshotManifest.Stats(
-              items,
-              dirs,
-              bytes,
-              itemsNew,
-              chunksNew,
-              bytesNew,
-              bytesStored,
-              errors.size(),
-              seconds),
-          labels);
-    }
-  }
-
-  /** A directory being built: subdirectories and files by name. */
-  private static final class Dir {
-    final Map<String, Dir> dirs = new TreeMap<>();
-    final Map<String, Node> files = new TreeMap<>();
-
-    Dir dir(String name) {
-      return dirs.computeIfAbsent(name, n -> new Dir());
-    }
-  }
-
-  Result collect(BackupSpec spec, Instant expires) throws IOException {
+  /**
+   * Collects the objects {@code spec} selects into {@code writer}; the caller flushes the writer
+   * and writes the snapshot.
+   */
+  Result collect(BackupSpec spec, ChunkWriter writer) throws IOException {
     List<String> warnings = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     Set<String> namespaces = namespaces(spec, warnings);
@@ -118,102 +83,45 @@ final class ResourceCollector {
       throw new IllegalArgumentException(
           "spec.labelSelector.matchExpressions is not supported yet: use matchLabels");
     }
-    repo.reloadIndex();
-    repo.loadIndex();
-    Dir resources = new Dir();
+    TreeBuilder resources = new TreeBuilder();
+    List<GenericKubernetesResource> pods = new ArrayList<>();
     int items = 0;
     long bytes = 0;
     long itemsNew = 0;
-    try (ChunkWriter writer = repo.newWriter(2, expires)) {
-      for (ResourceType type : types) {
-        if (!selected(type, spec)) {
-          continue;
-        }
-        for (GenericKubernetesResource object : list(type, namespaces, labels, errors)) {
-          byte[] json = document(object);
-          Id id = repo.chunkId(json, 0, json.length);
-          if (writer.claim(id)) {
-            writer.put(id, ChunkType.DATA, json, 0, json.length);
-            itemsNew++;
-          }
-          String ns = object.getMetadata().getNamespace();
-          resources
-              .dir(type.groupDirectory())
-              .dir(type.resource())
-              .dir(type.namespaced() && ns != null ? ns : CLUSTER)
-              .files
-              .put(object.getMetadata().getName() + ".json", file(object, json.length, id));
-          items++;
-          bytes += json.length;
-        }
+    for (ResourceType type : types) {
+      if (!selected(type, spec)) {
+        continue;
       }
-      Dir root = new Dir();
-      root.dirs.put("resources", resources);
-      long[] dirs = new long[1];
-      Id tree = write(writer, root, dirs);
-      writer.flush();
-      extendReused(writer, expires);
-      return new Result(
-          tree,
-          items,
-          bytes,
-          dirs[0],
-          itemsNew,
-          writer.chunksStored(),
-          writer.bytesNew(),
-          writer.bytesStored(),
-          expires,
-          List.copyOf(warnings),
-          List.copyOf(errors));
+      for (GenericKubernetesResource object : list(type, namespaces, labels, errors)) {
+        byte[] json = document(object);
+        Id id = repo.chunkId(json, 0, json.length);
+        if (writer.claim(id)) {
+          writer.put(id, ChunkType.DATA, json, 0, json.length);
+          itemsNew++;
+        }
+        String ns = object.getMetadata().getNamespace();
+        resources
+            .dir(type.groupDirectory())
+            .dir(type.resource())
+            .dir(type.namespaced() && ns != null ? ns : CLUSTER)
+            .file(object.getMetadata().getName() + ".json", json.length, List.of(id));
+        if (type.isPods()) {
+          pods.add(object);
+        }
+        items++;
+        bytes += json.length;
+      }
     }
-  }
-
-  private static Node file(GenericKubernetesResource object, long size, Id chunk) {
-    return new Node(
-        object.getMetadata().getName() + ".json",
-        Node.Kind.FILE,
-        0644,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        1,
-        size,
-        List.of(chunk),
-        null,
-        null);
-  }
-
-  private static Id write(ChunkWriter writer, Dir dir, long[] count) throws IOException {
-    List<Node> nodes = new ArrayList<>(dir.files.values());
-    for (var e : dir.dirs.entrySet()) {
-      Id sub = write(writer, e.getValue(), count);
-      nodes.add(
-          new Node(
-              e.getKey(), Node.Kind.DIRECTORY, 0755, 0, 0, 0, 0, 0, 0, 1, 0, List.of(), sub, null));
-    }
-    count[0]++;
-    return writer.store(ChunkType.TREE, new Tree(nodes).encode());
-  }
-
-  /**
-   * As {@code Backup} does before its manifest exists: packs of reused chunks and the format and
-   * key blobs are made to last until the snapshot's expiry.
-   */
-  private void extendReused(ChunkWriter writer, Instant until) throws IOException {
-    if (repo.format().retentionMode() == Retention.Mode.NONE) {
-      return;
-    }
-    List<String> names = new ArrayList<>(new TreeSet<>(writer.reusedPacks()));
-    names.add(RepositoryFormat.BLOB);
-    for (BlobInfo key : repo.store().list("keys/")) {
-      names.add(key.name());
-    }
-    for (String name : names) {
-      repo.ensureRetained(name, until);
-    }
+    Id tree = resources.write(writer);
+    return new Result(
+        tree,
+        items,
+        bytes,
+        resources.directories(),
+        itemsNew,
+        List.copyOf(warnings),
+        List.copyOf(errors),
+        List.copyOf(pods));
   }
 
   private Set<String> namespaces(BackupSpec spec, List<String> warnings) {

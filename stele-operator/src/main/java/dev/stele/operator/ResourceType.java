@@ -26,6 +26,10 @@ public record ResourceType(
           new ResourceType("", "v1", "services", "Service", true),
           new ResourceType("", "v1", "serviceaccounts", "ServiceAccount", true),
           new ResourceType("", "v1", "persistentvolumeclaims", "PersistentVolumeClaim", true),
+          new ResourceType("", "v1", "pods", "Pod", true),
+          new ResourceType("", "v1", "limitranges", "LimitRange", true),
+          new ResourceType("", "v1", "resourcequotas", "ResourceQuota", true),
+          new ResourceType("apps", "v1", "replicasets", "ReplicaSet", true),
           new ResourceType("apps", "v1", "deployments", "Deployment", true),
           new ResourceType("apps", "v1", "statefulsets", "StatefulSet", true),
           new ResourceType("apps", "v1", "daemonsets", "DaemonSet", true),
@@ -38,6 +42,11 @@ public record ResourceType(
   /** The directory of the group in a backup: the group, or {@code core}. */
   public String groupDirectory() {
     return group.isEmpty() ? "core" : group;
+  }
+
+  /** True for core/v1 pods, whose volumes a backup may take. */
+  boolean isPods() {
+    return group.isEmpty() && resource.equals("pods");
   }
 
   /** How Velero's filters name it: {@code configmaps}, {@code deployments.apps}. */

@@ -10,6 +10,8 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
@@ -20,6 +22,7 @@ import dev.stele.snapshot.Tree;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -55,6 +58,8 @@ class BackupOperatorTest {
     client.secrets().inAnyNamespace().delete();
     client.configMaps().inAnyNamespace().delete();
     client.apps().deployments().inAnyNamespace().delete();
+    client.pods().inAnyNamespace().delete();
+    client.resources(PodVolumeBackup.class).inAnyNamespace().delete();
     client.namespaces().delete();
     client.v1().events().inNamespace(NS).delete();
     Files.createDirectories(base.resolve("bucket"));
@@ -182,6 +187,71 @@ class BackupOperatorTest {
             .toList();
   }
 
+  /** A running pod on node-1 whose annotation asks for {@code volume} (an emptyDir). */
+  void volumePod(String ns, String name, String volume) {
+    client
+        .pods()
+        .inNamespace(ns)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .addToAnnotations(StelApi.BACKUP_VOLUMES_ANNOTATION, volume)
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName("node-1")
+                .addNewContainer()
+                .withName("db")
+                .withImage("postgres:17")
+                .endContainer()
+                .addNewVolume()
+                .withName(volume)
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .addNewVolume()
+                .withName("config")
+                .withNewConfigMap()
+                .withName("settings")
+                .endConfigMap()
+                .endVolume()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build())
+        .create();
+  }
+
+  List<PodVolumeBackup> requests(String backup) {
+    return client
+        .resources(PodVolumeBackup.class)
+        .inNamespace(NS)
+        .withLabel(StelApi.BACKUP_NAME_LABEL, backup)
+        .list()
+        .getItems();
+  }
+
+  /** What a node agent does: the directory becomes a snapshot, and the request says so. */
+  void serve(PodVolumeBackup pvb, Path dir) throws IOException {
+    try (Repository repo = openRepository()) {
+      var spec = pvb.getSpec();
+      var options =
+          dev.stele.snapshot.BackupOptions.defaults(spec.pod.namespace + "/" + spec.pod.name)
+              .withTags(List.of(StelApi.POD_VOLUME_TAG))
+              .withLabels(Map.of(StelApi.PART_OF_LABEL, spec.backupUID))
+              .withExpiry(Instant.parse(spec.expiration));
+      var result =
+          new dev.stele.snapshot.Backup(repo, options, dev.stele.snapshot.BackupListener.NONE)
+              .run(List.of(dir));
+      pvb.setStatus(new PodVolumeStatus());
+      pvb.getStatus().phase = PodVolumeStatus.COMPLETED;
+      pvb.getStatus().snapshotID = result.id().hex();
+      pvb.getStatus().bytesDone = result.manifest().stats().bytes();
+      client.resource(pvb).updateStatus();
+    }
+  }
+
   static Node find(Repository repo, String treeHex, String path) throws IOException {
     Id tree = Id.parse(treeHex);
     Node node = null;
@@ -275,13 +345,21 @@ class BackupOperatorTest {
     op.backup("second", twoNamespaces());
     BackupStatus second = op.reconcileBackup("second").getStatus();
     assertThat(second.phase).isEqualTo(BackupStatus.COMPLETED);
-    // The changed document and the trees on its path (root, resources, core, configmaps, app-a).
-    assertThat(second.chunksNew).isBetween(1L, 6L);
+    // The changed document, the trees on its path (resources, core, configmaps, app-a), and the
+    // bookkeeping of the part and of the manifest (backup.json, backup.log and a root each).
+    assertThat(second.chunksNew).isBetween(5L, 11L);
     assertThat(first.chunksNew).isGreaterThan(second.chunksNew + 5);
     op.backup("third", twoNamespaces());
-    assertThat(op.reconcileBackup("third").getStatus().chunksNew).isZero();
+    BackupStatus third = op.reconcileBackup("third").getStatus();
+    // Nothing changed: only the bookkeeping is new, and the resources are the same tree.
+    assertThat(third.chunksNew).isBetween(1L, 6L);
     try (Repository repo = openRepository()) {
-      assertThat(new SnapshotCatalog(repo).list()).hasSize(3);
+      var catalog = new SnapshotCatalog(repo);
+      assertThat(catalog.list())
+          .filteredOn(e -> e.manifest().tags().contains(StelApi.BACKUP_TAG))
+          .hasSize(3);
+      assertThat(find(repo, catalog.read(Id.parse(third.snapshotID)).tree(), "resources"))
+          .isEqualTo(find(repo, catalog.read(Id.parse(second.snapshotID)).tree(), "resources"));
       String tree = new SnapshotCatalog(repo).read(Id.parse(second.snapshotID)).tree();
       assertThat(
               document(repo, tree, "resources/core/configmaps/app-a/settings.json")
@@ -293,9 +371,18 @@ class BackupOperatorTest {
 
   @Test
   void aRefusedManifestFailsTheBackupAndNothingSaysItExists() throws IOException {
+    volumePod("app-a", "db", "data");
+    op.backup("refused", twoNamespaces());
+    assertThat(op.reconcileBackup("refused").getStatus().phase)
+        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+    PodVolumeBackup pvb = requests("refused").get(0);
+    pvb.setStatus(new PodVolumeStatus());
+    pvb.getStatus().phase = PodVolumeStatus.FAILED;
+    pvb.getStatus().message = "node went away";
+    client.resource(pvb).updateStatus();
+    // The server refuses the manifest, and only it: the resources part was written before.
     op.refuse =
         BlobKind.SNAPSHOT.nameOf(Id.parse("00".repeat(32))).substring(0, "snapshots/".length());
-    op.backup("refused", twoNamespaces());
     Backup failed = op.reconcileBackup("refused");
     assertThat(failed.getStatus().phase).isEqualTo(BackupStatus.FAILED);
     assertThat(failed.getStatus().message)
@@ -307,7 +394,9 @@ class BackupOperatorTest {
     // Failed is final: a later pass writes nothing.
     assertThat(op.reconcileBackup("refused").getStatus().phase).isEqualTo(BackupStatus.FAILED);
     try (Repository repo = openRepository()) {
-      assertThat(repo.list(BlobKind.SNAPSHOT)).isEmpty();
+      assertThat(new SnapshotCatalog(repo).list())
+          .singleElement()
+          .satisfies(e -> assertThat(e.manifest().tags()).containsExactly(StelApi.RESOURCES_TAG));
     }
   }
 
@@ -350,7 +439,8 @@ class BackupOperatorTest {
     assertThat(after.getStatus().items).isEqualTo(7);
     try (Repository repo = openRepository()) {
       assertThat(manifests(repo, done)).hasSize(1);
-      assertThat(repo.list(BlobKind.SNAPSHOT)).hasSize(1);
+      // The manifest and the resources part.
+      assertThat(repo.list(BlobKind.SNAPSHOT)).hasSize(2);
     }
   }
 
@@ -371,5 +461,104 @@ class BackupOperatorTest {
     Backup patient = op.reconcileBackup("patient");
     assertThat(patient.getStatus().phase).isNull();
     assertThat(patient.getStatus().message).contains("waiting for repository later");
+  }
+
+  @Test
+  void podVolumesAreWaitedForThenJoinTheBackupsSnapshot() throws IOException {
+    volumePod("app-a", "db", "data");
+    volumePod("other", "db", "data"); // not in the backup's namespaces
+    op.backup("full", twoNamespaces());
+    Backup waiting = op.reconcileBackup("full");
+    assertThat(waiting.getStatus().phase).isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+    assertThat(waiting.getStatus().volumes).isEqualTo(1);
+    assertThat(waiting.getStatus().resourcesSnapshotID).isNotNull();
+    assertThat(waiting.getStatus().snapshotID).isNull();
+    List<PodVolumeBackup> pvbs = requests("full");
+    assertThat(pvbs).hasSize(1);
+    var spec = pvbs.get(0).getSpec();
+    assertThat(spec.node).isEqualTo("node-1");
+    assertThat(spec.pod.namespace + "/" + spec.pod.name).isEqualTo("app-a/db");
+    assertThat(spec.volume).isEqualTo("data");
+    assertThat(spec.expiration).isEqualTo(waiting.getStatus().expiration);
+    assertThat(pvbs.get(0).getMetadata().getOwnerReferences().get(0).getUid())
+        .isEqualTo(waiting.getMetadata().getUid());
+    // Passes before the volume is done change nothing.
+    assertThat(op.reconcileBackup("full").getStatus().phase)
+        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+    assertThat(requests("full")).hasSize(1);
+
+    Path volume = Files.createDirectories(base.resolve("volume"));
+    Files.writeString(volume.resolve("pg.conf"), "max_connections = 7\n");
+    serve(pvbs.get(0), volume);
+    Backup done = op.reconcileBackup("full");
+    BackupStatus s = done.getStatus();
+    assertThat(s.phase).as(s.message).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(s.volumesCompleted).isEqualTo(1);
+    assertThat(s.items).isEqualTo(8); // the 7 objects and the pod
+    try (Repository repo = openRepository()) {
+      String tree = new SnapshotCatalog(repo).read(Id.parse(s.snapshotID)).tree();
+      Node file = find(repo, tree, "volumes/app-a/db/data/pg.conf");
+      assertThat(file).isNotNull();
+      assertThat(new String(repo.readChunk(file.chunks().get(0))))
+          .isEqualTo("max_connections = 7\n");
+      Node json = find(repo, tree, BackupDocument.FILE);
+      BackupDocument doc = BackupDocument.decode(repo.readChunk(json.chunks().get(0)));
+      assertThat(doc.phase()).isEqualTo(BackupStatus.COMPLETED);
+      assertThat(doc.resourcesSnapshot()).isEqualTo(s.resourcesSnapshotID);
+      assertThat(doc.volumes())
+          .singleElement()
+          .satisfies(
+              v -> {
+                assertThat(v.path()).isEqualTo("volumes/app-a/db/data");
+                assertThat(v.snapshotID())
+                    .isEqualTo(requests("full").get(0).getStatus().snapshotID);
+              });
+      Node log = find(repo, tree, BackupDocument.LOG);
+      assertThat(new String(repo.readChunk(log.chunks().get(0))))
+          .contains("collected 8 objects")
+          .contains("volume app-a/db/data:")
+          .contains("backup Completed");
+      assertThat(manifests(repo, done)).hasSize(1);
+    }
+  }
+
+  @Test
+  void aFailedVolumeMakesTheBackupPartiallyFailedNamingIt() throws IOException {
+    volumePod("app-b", "cache", "scratch");
+    op.backup("partial", twoNamespaces());
+    op.reconcileBackup("partial");
+    PodVolumeBackup pvb = requests("partial").get(0);
+    pvb.setStatus(new PodVolumeStatus());
+    pvb.getStatus().phase = PodVolumeStatus.FAILED;
+    pvb.getStatus().message = "no directory /var/lib/kubelet/pods/x/volumes/*/scratch";
+    client.resource(pvb).updateStatus();
+    BackupStatus s = op.reconcileBackup("partial").getStatus();
+    assertThat(s.phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(s.errors).isEqualTo(1);
+    assertThat(s.volumesFailed).isEqualTo(1);
+    assertThat(s.message).contains("volume app-b/cache/scratch: no directory");
+    assertThat(s.snapshotID).isNotNull();
+  }
+
+  @Test
+  void anOperatorRestartedWhileWaitingForVolumesResumesAndWritesOneManifest() throws IOException {
+    volumePod("app-a", "db", "data");
+    op.backup("resumed", twoNamespaces());
+    assertThat(op.reconcileBackup("resumed").getStatus().phase)
+        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+    // The operator stops; meanwhile the node agent finishes the volume.
+    Path volume = Files.createDirectories(base.resolve("volume"));
+    Files.write(volume.resolve("blob"), new byte[] {1, 2, 3});
+    serve(requests("resumed").get(0), volume);
+    OperatorFixture restarted = new OperatorFixture(client);
+    restarted.audits.addAll(op.audits);
+    Backup done = restarted.reconcileBackup("resumed");
+    assertThat(done.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(restarted.reconcileBackup("resumed").getStatus().snapshotID)
+        .isEqualTo(done.getStatus().snapshotID);
+    try (Repository repo = openRepository()) {
+      assertThat(manifests(repo, done)).hasSize(1);
+    }
+    restarted.assertWriteOnce();
   }
 }
