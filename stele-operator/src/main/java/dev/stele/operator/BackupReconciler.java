@@ -177,9 +177,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
       }
       BackupSnapshots.Part part;
       try {
-        part =
-            snapshots.writeResources(
-                backup, new ResourceCollector(client, settings.backupResources(), repo));
+        part = snapshots.writeResources(backup, new ResourceCollector(client, types(), repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return finish(backup, FAILED, "collecting resources: " + e.getMessage());
@@ -209,6 +207,12 @@ public final class BackupReconciler implements Reconciler<Backup> {
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       return finish(backup, FAILED, "repository " + status.repository + ": " + e.getMessage());
     }
+  }
+
+  private List<ResourceType> types() {
+    return settings.backupResources().isEmpty()
+        ? Discovery.types(client)
+        : settings.backupResources();
   }
 
   /** Creates the request for one volume, unless a pass before a restart did. */

@@ -4,9 +4,8 @@ import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.List;
 
 /**
- * A type of API resource a Backup collects. The operator lists the types it is given (see {@link
- * #DEFAULTS}) instead of asking the API server's discovery: the mock server the tests run against
- * has no discovery. On a real cluster discovery would replace this list.
+ * A type of API resource a Backup collects: found by {@link Discovery}, or, on a server without
+ * discovery documents (the mock server of most tests), one of {@link #DEFAULTS}.
  *
  * @param group the API group, empty for the core group
  * @param version the version listed

@@ -11,7 +11,7 @@ import java.util.function.Supplier;
  * derivation for new repositories (null: Stele's default; tests pass a cheap one), {@code recheck},
  * how long a repository waits before it looks again at a location that is not Available or retries
  * a deletion (1 minute; end-to-end tests make it short), and {@code backupResources}, the resource
- * types a Backup collects ({@link ResourceType#DEFAULTS}; no discovery yet).
+ * types a Backup collects (empty: what the API server's discovery lists, see {@link Discovery}).
  */
 public record Settings(
     Clock clock,
@@ -26,7 +26,7 @@ public record Settings(
   }
 
   public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
-    this(clock, stores, kdf, recheck, ResourceType.DEFAULTS);
+    this(clock, stores, kdf, recheck, List.of());
   }
 
   public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
