@@ -39,7 +39,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
@@ -433,9 +432,26 @@ class NodeAgentTest {
     assertThat(op.eventReasons("lost")).containsExactly("Failed");
   }
 
-  static List<String> names(Path dir) throws IOException {
-    try (Stream<Path> s = Files.list(dir)) {
-      return s.map(p -> p.getFileName().toString()).sorted().toList();
-    }
+  @Test
+  void aRepositoryNotReadyIsWaitedForAndAMissingOneFails() throws IOException {
+    Pod pod = pod("web", "node-a", emptyDir("data"));
+    Files.createDirectories(volumeDir(pod, "kubernetes.io~empty-dir", "data"));
+    op.bslr("later", "missing-location");
+    op.reconcileRepository("later");
+    PodVolumeBackup request = pvb("patient", pod, "data", "node-a");
+    request.getSpec().repository = "later";
+    client.resource(request).update();
+    assertThat(backupsA.reconcile(pvb("patient"))).isEqualTo(Settings.DEFAULT_RECHECK);
+    PodVolumeStatus s = pvb("patient").getStatus();
+    assertThat(s.phase).isEqualTo(PodVolumeStatus.NEW);
+    assertThat(s.message).startsWith("waiting for repository later to be Ready");
+
+    PodVolumeBackup typo = pvb("typo", pod, "data", "node-a");
+    typo.getSpec().repository = "nowhere";
+    client.resource(typo).update();
+    assertThat(backupsA.reconcile(pvb("typo"))).isNull();
+    assertThat(pvb("typo").getStatus().phase).isEqualTo(PodVolumeStatus.FAILED);
+    assertThat(pvb("typo").getStatus().message)
+        .isEqualTo("BackupStorageLocationRepository nowhere does not exist in " + NS);
   }
 }
