@@ -393,10 +393,25 @@ class NodeAgentTest {
     assertThat(s.path).isEqualTo(data.toString());
     assertThat(s.bytesDone).isPositive().isEqualTo(s.bytesTotal);
     assertThat(op.eventReasons("web-restored-data")).containsExactly("InProgress", "Completed");
+    assertThat(s.snapshotID).isEqualTo(snapshot);
 
     Path marker = VolumeFiles.marker(data, "restore-uid-1");
     assertThat(marker).isEqualTo(data.resolve(".stele/restore-uid-1"));
     assertThat(Files.readString(marker)).isEqualTo(snapshot + "\n");
+
+    // An agent that stopped after the marker, before the status said so: completed from it.
+    PodVolumeRestore left = pvr("web-restored-data");
+    var inProgress = new PodVolumeStatus();
+    inProgress.phase = PodVolumeStatus.IN_PROGRESS;
+    left.setStatus(inProgress);
+    client.resource(left).updateStatus();
+    Instant before = Files.getLastModifiedTime(marker).toInstant();
+    assertThat(restoresA.reconcile(pvr("web-restored-data"))).isNull();
+    assertThat(pvr("web-restored-data").getStatus().phase).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(pvr("web-restored-data").getStatus().message)
+        .contains("marker")
+        .contains("before the agent restarted");
+    assertThat(Files.getLastModifiedTime(marker).toInstant()).isEqualTo(before);
     deleteTree(data.resolve(".stele"));
     TreeAssert.assertSameTree(new RandomTree(11).files(40).writeTo(base.resolve("expected")), data);
 

@@ -15,7 +15,8 @@ import java.util.List;
  *
  * <p>Neither reconciler patches its resource through the framework (they write the status
  * subresource themselves, and add no finalizer), so the agent runs the same against the mock API
- * server and a real one; {@code serverSideApply} only sets the framework's own default.
+ * server and a real one; {@code serverSideApply} only sets the framework's own default. Stopping
+ * the agent leaves the client open: whoever created it closes it.
  */
 public final class NodeAgent implements Closeable {
   /** The source of the agent's Events. */
@@ -42,6 +43,7 @@ public final class NodeAgent implements Closeable {
         new Operator(
             o ->
                 o.withKubernetesClient(client)
+                    .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(serverSideApply)
                     .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
     List<Reconciler<? extends HasMetadata>> reconcilers =
