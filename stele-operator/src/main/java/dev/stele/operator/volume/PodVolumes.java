@@ -80,8 +80,11 @@ final class PodVolumes {
             "claim " + ns + "/" + claim + " of volume " + volume + " is not bound yet", false);
       }
     }
-    Path plugins =
-        kubeletRoot.resolve("pods").resolve(pod.getMetadata().getUid()).resolve("volumes");
+    String uid = pod.getMetadata().getUid();
+    if (uid == null || uid.isBlank()) {
+      throw new Unavailable("pod " + podName + " has no uid yet", false);
+    }
+    Path plugins = kubeletRoot.resolve("pods").resolve(uid).resolve("volumes");
     List<Path> candidates;
     try (Stream<Path> list = Files.list(plugins)) {
       candidates = list.sorted().toList();
