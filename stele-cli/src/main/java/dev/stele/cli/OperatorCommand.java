@@ -2,11 +2,7 @@ package dev.stele.cli;
 
 import dev.stele.operator.Settings;
 import dev.stele.operator.SteleOperator;
-import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.io.File;
-import java.util.Objects;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
@@ -49,7 +45,7 @@ final class OperatorCommand extends StelCommand {
               }
             },
             "stele-operator-shutdown");
-    try (KubernetesClient client = client()) {
+    try (KubernetesClient client = KubeClients.client(env())) {
       String namespace = env().variable("WATCH_NAMESPACE");
       try (SteleOperator operator =
           SteleOperator.start(client, Settings.defaults(), metricsPort, true, namespace)) {
@@ -72,22 +68,5 @@ final class OperatorCommand extends StelCommand {
       closed.countDown();
     }
     return ExitCode.OK;
-  }
-
-  /**
-   * The client: fabric8's usual configuration (in-cluster, or the process's KUBECONFIG), unless
-   * this command's environment names a different KUBECONFIG (tests and the demo inject one).
-   */
-  private KubernetesClient client() {
-    String kubeconfig = env().variable("KUBECONFIG");
-    if (kubeconfig != null
-        && !kubeconfig.isBlank()
-        && !Objects.equals(kubeconfig, System.getenv("KUBECONFIG"))) {
-      String first = kubeconfig.split(File.pathSeparator)[0];
-      return new KubernetesClientBuilder()
-          .withConfig(Config.fromKubeconfig(new File(first)))
-          .build();
-    }
-    return new KubernetesClientBuilder().build();
   }
 }

@@ -19,10 +19,19 @@ public final class Events {
 
   private final KubernetesClient client;
   private final Clock clock;
+  private final String component;
+  private final String host;
 
   public Events(KubernetesClient client, Clock clock) {
+    this(client, clock, "stele-operator", null);
+  }
+
+  /** Events whose source is {@code component}, on {@code host} (a node's name, or null). */
+  public Events(KubernetesClient client, Clock clock, String component, String host) {
     this.client = client;
     this.clock = clock;
+    this.component = component;
+    this.host = host;
   }
 
   public void record(HasMetadata on, String type, String reason, String message) {
@@ -54,7 +63,8 @@ public final class Events {
                   .withLastTimestamp(now)
                   .withCount(1)
                   .withNewSource()
-                  .withComponent("stele-operator")
+                  .withComponent(component)
+                  .withHost(host)
                   .endSource()
                   .build())
           .create();
