@@ -50,7 +50,7 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li><b>InProgress</b>: the selected API resources are collected into the resources part (see
  *       {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per selected pod volume
- *       ({@link PodVolumes}), owned by the Backup.
+ *       ({@link VolumeSelection}), owned by the Backup.
  *   <li><b>WaitingForVolumes</b>: node agents fill the requests, each volume becoming a snapshot of
  *       its own; changes to them wake this reconciler.
  *   <li>When every request has finished, the backup's manifest is written once, and the phase
@@ -188,12 +188,13 @@ public final class BackupReconciler implements Reconciler<Backup> {
       status.warnings = collected.warnings().size();
       status.errors = collected.errors().size();
       List<String> warnings = new ArrayList<>(collected.warnings());
-      List<PodVolumes.PodVolume> volumes = PodVolumes.select(collected.pods(), spec, warnings);
+      List<VolumeSelection.PodVolume> volumes =
+          VolumeSelection.select(collected.pods(), spec, warnings);
       status.warnings = warnings.size();
       if (volumes.isEmpty()) {
         return complete(backup, snapshots, List.of());
       }
-      for (PodVolumes.PodVolume volume : volumes) {
+      for (VolumeSelection.PodVolume volume : volumes) {
         request(backup, volume);
       }
       status.phase = WAITING_FOR_VOLUMES;
@@ -216,7 +217,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   }
 
   /** Creates the request for one volume, unless a pass before a restart did. */
-  private void request(Backup backup, PodVolumes.PodVolume volume) {
+  private void request(Backup backup, VolumeSelection.PodVolume volume) {
     PodVolumeBackup pvb = new PodVolumeBackup();
     pvb.getMetadata().setNamespace(backup.getMetadata().getNamespace());
     pvb.getMetadata().setName(requestName(backup, volume));
@@ -256,7 +257,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   }
 
   /** {@code <backup>-<8 hex digits of the volume's identity>}: the same on every pass. */
-  static String requestName(Backup backup, PodVolumes.PodVolume volume) {
+  static String requestName(Backup backup, VolumeSelection.PodVolume volume) {
     try {
       byte[] hash =
           MessageDigest.getInstance("SHA-256")

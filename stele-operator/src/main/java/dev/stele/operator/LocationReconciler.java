@@ -80,6 +80,8 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
         generation,
         now);
     bsl.setStatus(status);
+    // The metric first: whoever sees the new status can also scrape it.
+    metrics.locationPhase(bsl, status.phase);
     client.resource(bsl).updateStatus();
     String before = old == null ? null : old.phase;
     if (!status.phase.equals(before)) {
@@ -91,7 +93,6 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
               ? "bucket validated: " + status.versioning + " versioning, lock " + status.lock
               : status.message);
     }
-    metrics.locationPhase(bsl, status.phase);
     if (available && !Boolean.FALSE.equals(spec.createDefaultRepository)) {
       ensureDefaultRepository(bsl);
     }

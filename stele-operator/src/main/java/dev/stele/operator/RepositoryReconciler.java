@@ -168,6 +168,7 @@ public final class RepositoryReconciler
         status.observedGeneration,
         now);
     bslr.setStatus(status);
+    metrics.repositoryPhase(bslr, status.phase);
     client.resource(bslr).updateStatus();
     if (!Objects.equals(before, status.phase)) {
       events.record(
@@ -179,7 +180,6 @@ public final class RepositoryReconciler
     if (refused != null && !refused.equals(oldMessage)) {
       events.record(bslr, Events.WARNING, "CreationParameterChanged", refused);
     }
-    metrics.repositoryPhase(bslr, status.phase);
     return next;
   }
 

@@ -21,13 +21,13 @@ import java.util.Set;
  * the API (secrets, config maps, projected, downward API) or from the node (host paths) are never
  * taken: the first are restored as resources, the second are not the pod's.
  */
-final class PodVolumes {
+final class VolumeSelection {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
 
   /** One volume of one pod, on the node that will read it. */
   record PodVolume(String namespace, String pod, String podUid, String node, String volume) {}
 
-  private PodVolumes() {}
+  private VolumeSelection() {}
 
   static List<PodVolume> select(
       List<GenericKubernetesResource> pods, BackupSpec spec, List<String> warnings) {
