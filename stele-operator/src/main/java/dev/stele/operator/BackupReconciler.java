@@ -71,6 +71,11 @@ public final class BackupReconciler implements Reconciler<Backup> {
 
   /** One pass; returns when to look again, or null when the backup is done. */
   Duration reconcile(Backup cached) {
+    var annotations = cached.getMetadata().getAnnotations();
+    if (annotations != null && annotations.containsKey(StelApi.SYNCED_FROM_ANNOTATION)) {
+      // Created by sync from a manifest that exists already: a record, never run.
+      return null;
+    }
     // The cache may still hold the InProgress status this process wrote before it finished the
     // backup: decide from what the API server holds now.
     Backup backup =
