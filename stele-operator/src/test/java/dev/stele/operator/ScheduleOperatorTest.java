@@ -189,6 +189,7 @@ class ScheduleOperatorTest {
     op.clock.set(first.plus(Duration.ofHours(5)));
     assertThat(pass("hourly")).isNull();
     assertThat(backupsOf("hourly")).isEmpty();
+    assertThat(schedule("hourly").getStatus()).isNull();
 
     s = schedule("hourly");
     s.getSpec().paused = false;

@@ -25,6 +25,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -157,10 +158,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
                   + name
                   + " deleted by DeleteBackupRequest "
                   + request.getMetadata().getName());
-      retainedUntil =
-          found.isEmpty()
-              ? null
-              : found.retainedUntil(bs.expiration == null ? null : Instant.parse(bs.expiration));
+      retainedUntil = found.isEmpty() ? null : found.retainedUntil(expiration(bs.expiration));
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       LOG.warn("deleting backup {}: {}", name, e.toString());
       return error(request, "repository " + bs.repository + ": " + e.getMessage());
@@ -177,6 +175,14 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
                 + retainedUntil
                 + ", after which maintenance reclaims what no other backup uses";
     return finish(request, backup, tombstones, retainedUntil, message);
+  }
+
+  private static Instant expiration(String text) {
+    try {
+      return text == null ? null : Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
   }
 
   private static boolean finished(String phase) {

@@ -95,6 +95,10 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
       return null;
     }
     if (Boolean.TRUE.equals(spec.paused)) {
+      if (status.nextBackup != null) {
+        status.nextBackup = null;
+        client.resource(schedule).updateStatus();
+      }
       return null;
     }
     Instant now = settings.clock().instant();
@@ -129,11 +133,20 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
   /** The last run's time, or the Schedule's creation, or (neither known) now. */
   private Instant since(Schedule schedule) {
     ScheduleStatus status = schedule.getStatus();
-    if (status.lastBackup != null) {
-      return Instant.parse(status.lastBackup);
+    Instant last = instant(status.lastBackup);
+    if (last != null) {
+      return last;
     }
-    String created = schedule.getMetadata().getCreationTimestamp();
-    return created == null ? settings.clock().instant() : Instant.parse(created);
+    Instant created = instant(schedule.getMetadata().getCreationTimestamp());
+    return created == null ? settings.clock().instant() : created;
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return text == null ? null : Instant.parse(text);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
   }
 
   /** Creates the Backup; false if it exists already (this time's Backup was made before). */
