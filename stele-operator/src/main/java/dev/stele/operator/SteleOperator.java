@@ -1,6 +1,10 @@
 package dev.stele.operator;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stele.operator.deletion.BackupExpiryReconciler;
+import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
+import dev.stele.operator.schedule.ScheduleReconciler;
+import dev.stele.operator.sync.BackupSyncReconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -15,9 +19,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The operator process: the location, repository and backup reconcilers on java-operator-sdk,
- * watching the namespace they run in (or all namespaces the client may see), and Prometheus metrics
- * on {@code /metrics}.
+ * The operator process: the location, repository and backup reconcilers, and those of a backup's
+ * life after it is written (schedule, expiry, deletion, sync), on java-operator-sdk, watching the
+ * namespace they run in (or all namespaces the client may see), and Prometheus metrics on {@code
+ * /metrics}.
  *
  * <p>{@code serverSideApply} is true in production; tests against fabric8's mock server, which
  * answers 415 to apply patches, turn it off.
@@ -69,7 +74,11 @@ public final class SteleOperator implements Closeable {
         List.of(
             new LocationReconciler(client, settings, metrics),
             new RepositoryReconciler(client, settings, metrics),
-            new BackupReconciler(client, settings));
+            new BackupReconciler(client, settings),
+            new BackupExpiryReconciler(client, settings),
+            new DeleteBackupRequestReconciler(client, settings),
+            new ScheduleReconciler(client, settings),
+            new BackupSyncReconciler(client, settings));
     for (var reconciler : reconcilers) {
       register(operator, reconciler, namespace);
     }

@@ -1,6 +1,7 @@
 package dev.stele.k8s.api;
 
 import io.fabric8.crd.generator.annotation.AdditionalPrinterColumn;
+import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.Namespaced;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.model.annotation.Group;
@@ -31,6 +32,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
     jsonPath = ".metadata.creationTimestamp",
     type = AdditionalPrinterColumn.Type.DATE)
 @AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", priority = 1)
+// On the resource, not on BackupSpec: a Schedule's template is a BackupSpec too, and may change.
+@ValidationRule(
+    value = "has(self.spec) == has(oldSelf.spec) && (!has(self.spec) || self.spec == oldSelf.spec)",
+    message = "a Backup's spec cannot change")
 public class Backup extends CustomResource<BackupSpec, BackupStatus> implements Namespaced {
   private static final long serialVersionUID = 1L;
 }

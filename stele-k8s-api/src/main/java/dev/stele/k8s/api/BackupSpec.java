@@ -3,13 +3,11 @@ package dev.stele.k8s.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
-import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
 
 /** What a {@link Backup} selects, and where it goes. Velero's names. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-@ValidationRule(value = "self == oldSelf", message = "a Backup's spec cannot change")
 public class BackupSpec {
   @JsonPropertyDescription("Namespaces to back up; empty or * for all")
   public List<String> includedNamespaces;

@@ -1,0 +1,182 @@
+package dev.stele.operator.schedule;
+
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupSpec;
+import dev.stele.k8s.api.Schedule;
+import dev.stele.k8s.api.ScheduleSpec;
+import dev.stele.k8s.api.ScheduleStatus;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.Events;
+import dev.stele.operator.Settings;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.net.HttpURLConnection;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Reconciles a {@link Schedule}: at every time its cron expression names (in UTC, by {@link
+ * Settings#clock()}), creates a Backup {@code <schedule>-<yyyyMMddHHmmss>} from its template,
+ * labelled {@code stele.dev/schedule-name}.
+ *
+ * <p>A run is due when the first time after the last one (or after the Schedule's creation) has
+ * come. The Backup is named after the latest time that has come, so runs missed while the operator
+ * was down give one Backup, not one per missed time (as Velero does), and a pass repeated for the
+ * same time finds its Backup already there instead of making a second one.
+ */
+@ControllerConfiguration(name = "schedule")
+public final class ScheduleReconciler implements Reconciler<Schedule> {
+  private static final DateTimeFormatter STAMP =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+  /** A label value's limit, which the schedule's name becomes on each Backup. */
+  private static final int MAX_NAME = 63;
+
+  private final KubernetesClient client;
+  private final Settings settings;
+  private final Events events;
+
+  public ScheduleReconciler(KubernetesClient client, Settings settings) {
+    this.client = client;
+    this.settings = settings;
+    this.events = new Events(client, settings.clock());
+  }
+
+  @Override
+  public UpdateControl<Schedule> reconcile(Schedule schedule, Context<Schedule> context) {
+    Duration again = reconcile(schedule);
+    return again == null
+        ? UpdateControl.noUpdate()
+        : UpdateControl.<Schedule>noUpdate().rescheduleAfter(again);
+  }
+
+  /** One pass; returns when to look again, or null to wait for a change of the Schedule. */
+  public Duration reconcile(Schedule cached) {
+    Schedule schedule =
+        client
+            .resources(Schedule.class)
+            .inNamespace(cached.getMetadata().getNamespace())
+            .withName(cached.getMetadata().getName())
+            .get();
+    if (schedule == null) {
+      return null;
+    }
+    ScheduleSpec spec = schedule.getSpec() == null ? new ScheduleSpec() : schedule.getSpec();
+    ScheduleStatus status =
+        schedule.getStatus() == null ? new ScheduleStatus() : schedule.getStatus();
+    schedule.setStatus(status);
+    CronSchedule cron;
+    try {
+      if (schedule.getMetadata().getName().length() > MAX_NAME) {
+        throw new IllegalArgumentException(
+            "the name is longer than "
+                + MAX_NAME
+                + " characters, so it cannot label its Backups: choose a shorter one");
+      }
+      cron = CronSchedule.parse(spec.schedule);
+    } catch (IllegalArgumentException e) {
+      if (!ScheduleStatus.FAILED_VALIDATION.equals(status.phase)
+          || !e.getMessage().equals(status.message)) {
+        status.phase = ScheduleStatus.FAILED_VALIDATION;
+        status.message = e.getMessage();
+        status.nextBackup = null;
+        client.resource(schedule).updateStatus();
+        events.record(schedule, Events.WARNING, ScheduleStatus.FAILED_VALIDATION, e.getMessage());
+      }
+      return null;
+    }
+    if (Boolean.TRUE.equals(spec.paused)) {
+      if (status.nextBackup != null) {
+        status.nextBackup = null;
+        client.resource(schedule).updateStatus();
+      }
+      return null;
+    }
+    Instant now = settings.clock().instant();
+    Instant due = cron.nextAfter(since(schedule));
+    String before = statusLine(status);
+    if (due != null && !due.isAfter(now)) {
+      // The latest time that has come: one Backup however many times were missed.
+      Instant slot = cron.latestAtOrBefore(now);
+      String name = schedule.getMetadata().getName() + "-" + STAMP.format(slot);
+      boolean created = create(schedule, spec.template, name);
+      status.lastBackup = slot.toString();
+      status.lastBackupName = name;
+      due = cron.nextAfter(slot);
+      if (created) {
+        events.record(
+            schedule, Events.NORMAL, "BackupCreated", "created Backup " + name + " for " + slot);
+      }
+    }
+    status.phase = ScheduleStatus.ENABLED;
+    status.message = null;
+    status.nextBackup = due == null ? null : due.toString();
+    if (!statusLine(status).equals(before)) {
+      client.resource(schedule).updateStatus();
+    }
+    if (due == null) {
+      return null;
+    }
+    Duration wait = Duration.between(now, due);
+    return wait.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ofSeconds(1) : wait;
+  }
+
+  /** The last run's time, or the Schedule's creation, or (neither known) now. */
+  private Instant since(Schedule schedule) {
+    ScheduleStatus status = schedule.getStatus();
+    Instant last = instant(status.lastBackup);
+    if (last != null) {
+      return last;
+    }
+    Instant created = instant(schedule.getMetadata().getCreationTimestamp());
+    return created == null ? settings.clock().instant() : created;
+  }
+
+  private static Instant instant(String text) {
+    try {
+      return text == null ? null : Instant.parse(text);
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** Creates the Backup; false if it exists already (this time's Backup was made before). */
+  private boolean create(Schedule schedule, BackupSpec template, String name) {
+    Backup backup = new Backup();
+    backup.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(schedule.getMetadata().getNamespace())
+            .withLabels(Map.of(StelApi.SCHEDULE_NAME_LABEL, schedule.getMetadata().getName()))
+            .build());
+    backup.setSpec(template == null ? new BackupSpec() : template);
+    try {
+      client.resource(backup).create();
+      return true;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() == HttpURLConnection.HTTP_CONFLICT) {
+        return false;
+      }
+      throw e;
+    }
+  }
+
+  private static String statusLine(ScheduleStatus s) {
+    return String.join(
+        "|",
+        Objects.toString(s.phase),
+        Objects.toString(s.message),
+        Objects.toString(s.lastBackup),
+        Objects.toString(s.lastBackupName),
+        Objects.toString(s.nextBackup));
+  }
+}

@@ -1,0 +1,106 @@
+package dev.stele.operator.sync;
+
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupSpec;
+import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.BackupDocument;
+import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
+import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.Tree;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.Map;
+
+/**
+ * The Backup resource a backup manifest found in a repository stands for: its spec from the {@code
+ * backup.json} at the root of the snapshot (or, without one, only the repository), annotated {@code
+ * stele.dev/synced-from=<manifest id>}, and its status from the manifest's labels. Such a Backup is
+ * a record of what the repository holds; it is never run.
+ */
+final class SyncedBackup {
+  private SyncedBackup() {}
+
+  /**
+   * The record of the backup, or null if the snapshot has no {@code backup.json}.
+   *
+   * @throws IOException if it is there but cannot be read
+   */
+  static BackupDocument document(Repository repo, SnapshotCatalog.Entry entry) throws IOException {
+    Id root = Id.parse(entry.manifest().tree());
+    Node node = Tree.decode(root, repo.readChunk(root)).find(BackupDocument.FILE);
+    if (node == null || !node.isFile()) {
+      return null;
+    }
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    for (Id chunk : node.chunks()) {
+      bytes.writeBytes(repo.readChunk(chunk));
+    }
+    return BackupDocument.decode(bytes.toByteArray());
+  }
+
+  /** The Backup to create, without status (the API server ignores it on create). */
+  static Backup resource(
+      BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
+    Backup backup = new Backup();
+    backup.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(entry.manifest().labels().get(StelApi.BACKUP_NAME_LABEL))
+            .withNamespace(bslr.getMetadata().getNamespace())
+            .withAnnotations(Map.of(StelApi.SYNCED_FROM_ANNOTATION, entry.id().hex()))
+            .build());
+    BackupSpec spec = doc == null || doc.spec() == null ? new BackupSpec() : doc.spec();
+    // Where the backup is in this cluster, whatever the names were where it was made.
+    spec.repository = bslr.getMetadata().getName();
+    spec.storageLocation = bslr.getSpec().backupStorageLocation;
+    backup.setSpec(spec);
+    return backup;
+  }
+
+  /** The status the manifest's labels (and {@code backup.json}, if any) give. */
+  static BackupStatus status(
+      BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
+    Map<String, String> labels = entry.manifest().labels();
+    BackupStatus s = new BackupStatus();
+    s.phase = labels.getOrDefault(StelApi.BACKUP_PHASE_LABEL, BackupStatus.COMPLETED);
+    s.items = integer(labels.get(StelApi.BACKUP_ITEMS_LABEL));
+    s.warnings = integer(labels.get(StelApi.BACKUP_WARNINGS_LABEL));
+    s.errors = integer(labels.get(StelApi.BACKUP_ERRORS_LABEL));
+    s.expiration = labels.get(StelApi.BACKUP_EXPIRATION_LABEL);
+    if (s.expiration == null && entry.manifest().expires() != null) {
+      s.expiration = entry.manifest().expires().toString();
+    }
+    s.startTimestamp = entry.manifest().time().toString();
+    s.snapshotID = entry.id().hex();
+    s.manifest = entry.name();
+    s.repository = bslr.getMetadata().getName();
+    if (doc != null) {
+      s.completionTimestamp = doc.completed();
+      s.resourcesSnapshotID = doc.resourcesSnapshot();
+      if (!doc.volumes().isEmpty()) {
+        s.volumes = doc.volumes().size();
+        s.volumesCompleted =
+            (int)
+                doc.volumes().stream()
+                    .filter(v -> BackupStatus.COMPLETED.equals(v.phase()))
+                    .count();
+        s.volumesFailed =
+            (int) doc.volumes().stream().filter(v -> BackupStatus.FAILED.equals(v.phase())).count();
+      }
+    }
+    s.message = "synced from repository " + s.repository + " (" + entry.name() + ")";
+    return s;
+  }
+
+  private static Integer integer(String s) {
+    try {
+      return s == null ? null : Integer.valueOf(s);
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+}
