@@ -15,9 +15,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The operator process: the location, repository and backup reconcilers on java-operator-sdk,
- * watching the namespace they run in (or all namespaces the client may see), and Prometheus metrics
- * on {@code /metrics}.
+ * The operator process: the location, repository, backup and restore reconcilers on
+ * java-operator-sdk, watching the namespace they run in (or all namespaces the client may see), and
+ * Prometheus metrics on {@code /metrics}.
  *
  * <p>{@code serverSideApply} is true in production; tests against fabric8's mock server, which
  * answers 415 to apply patches, turn it off.
@@ -69,7 +69,8 @@ public final class SteleOperator implements Closeable {
         List.of(
             new LocationReconciler(client, settings, metrics),
             new RepositoryReconciler(client, settings, metrics),
-            new BackupReconciler(client, settings));
+            new BackupReconciler(client, settings),
+            new dev.stele.operator.restore.RestoreReconciler(client, settings));
     for (var reconciler : reconcilers) {
       register(operator, reconciler, namespace);
     }
