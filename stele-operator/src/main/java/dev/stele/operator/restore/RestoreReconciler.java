@@ -10,7 +10,6 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeRestore;
-import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
@@ -35,8 +34,6 @@ import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEven
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,6 +56,9 @@ import org.slf4j.LoggerFactory;
  * stopped during it: it is Failed, as Velero does (unless its results were written, then its status
  * is completed from them). A Restore found WaitingForVolumes resumes waiting: the requests are in
  * the cluster; only the per-object record kept in memory is lost, which its results then say.
+ *
+ * <p>One class for the three phases so that each decision about a Restore's phase is made in one
+ * place; what is done in each phase lives in the classes named above.
  */
 @ControllerConfiguration(name = "restore")
 public final class RestoreReconciler implements Reconciler<Restore> {
@@ -69,10 +69,6 @@ public final class RestoreReconciler implements Reconciler<Restore> {
 
   static final String RESTARTED =
       "operator restarted during restore; what it created so far stays in the cluster";
-
-  static final String LOST =
-      "the operator restarted while volumes were restored: the per-object record was lost; the"
-          + " counts are those of the Restore's status";
 
   private static final String BY_BACKUP = "by-backup";
 
@@ -180,66 +176,15 @@ public final class RestoreReconciler implements Reconciler<Restore> {
   }
 
   private Duration start(Restore restore) {
+    StartCheck check = StartCheck.of(client, repositories, restore);
+    if (check.failure() != null) {
+      return finish(restore, FAILED, check.failure());
+    }
+    if (check.waitFor() != null) {
+      return wait(restore, check.waitFor());
+    }
     RestoreSpec spec = restore.getSpec();
-    String ns = restore.getMetadata().getNamespace();
-    if (spec.backupName == null || spec.backupName.isBlank()) {
-      return finish(restore, FAILED, "spec.backupName is required");
-    }
-    Selection selection;
-    try {
-      selection = new Selection(spec);
-    } catch (IllegalArgumentException e) {
-      return finish(restore, FAILED, e.getMessage());
-    }
-    String policy = spec.existingResourcePolicy == null ? "none" : spec.existingResourcePolicy;
-    if (!policy.equals("none") && !policy.equals("update")) {
-      return finish(
-          restore,
-          FAILED,
-          "spec.existingResourcePolicy must be none or update, not " + spec.existingResourcePolicy);
-    }
-    Backup backup = client.resources(Backup.class).inNamespace(ns).withName(spec.backupName).get();
-    if (backup == null) {
-      return finish(
-          restore, FAILED, "backup " + spec.backupName + " does not exist in namespace " + ns);
-    }
-    BackupStatus bs = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (BackupStatus.FAILED.equals(bs.phase)) {
-      return finish(
-          restore, FAILED, "backup " + spec.backupName + " failed: there is nothing to restore");
-    }
-    if (!BackupStatus.COMPLETED.equals(bs.phase)
-        && !BackupStatus.PARTIALLY_FAILED.equals(bs.phase)) {
-      return wait(
-          restore,
-          "waiting for backup "
-              + spec.backupName
-              + " to finish (phase "
-              + (bs.phase == null ? "not started" : bs.phase)
-              + ")");
-    }
-    if (bs.snapshotID == null || bs.repository == null) {
-      return finish(
-          restore,
-          FAILED,
-          "backup "
-              + spec.backupName
-              + " is "
-              + bs.phase
-              + " but names no snapshot and repository");
-    }
-    Id snapshot;
-    BackupStorageLocationRepository bslr;
-    try {
-      snapshot = Id.parse(bs.snapshotID);
-      bslr = repositories.named(ns, bs.repository);
-    } catch (IllegalArgumentException | InvalidResourceException e) {
-      return finish(restore, FAILED, "backup " + spec.backupName + ": " + e.getMessage());
-    }
-    String notReady = Repositories.notReady(bslr);
-    if (notReady != null) {
-      return wait(restore, notReady);
-    }
+    BackupStatus bs = check.backup();
     Instant started = settings.clock().instant();
     RestoreStatus status = restore.getStatus();
     status.phase = IN_PROGRESS;
@@ -251,163 +196,119 @@ public final class RestoreReconciler implements Reconciler<Restore> {
             spec.backupName,
             bs.snapshotID,
             bs.repository,
-            instant(bs.expiration),
+            Outcome.instant(bs.expiration),
             started.toString(),
             settings.clock());
-    try (Repository repo = repositories.open(bslr)) {
-      BackupContents contents = BackupContents.read(repo, snapshot);
-      new ObjectRestorer(client, restore, image, outcome)
-          .run(
-              contents, selection, policy.equals("update"), !Boolean.FALSE.equals(spec.restorePVs));
-      counts(restore.getStatus(), outcome);
-      if (!outcome.volumes.isEmpty()) {
-        waiting.put(restore.getMetadata().getUid(), outcome);
-        status = restore.getStatus();
-        status.phase = WAITING_FOR_VOLUMES;
-        status.volumes = outcome.volumes.size();
-        status.volumesCompleted = 0;
-        status.volumesFailed = 0;
-        status.message = waitingMessage(status);
-        restore = client.resource(restore).updateStatus();
-        events.record(restore, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
-        return settings.recheck();
-      }
-      return end(restore, outcome, repo, List.of());
+    Repository opened;
+    try {
+      opened = repositories.open(check.repository());
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      LOG.warn("restore {} failed", restore.getMetadata().getName(), e);
+      return finish(restore, FAILED, "repository " + bs.repository + ": " + e.getMessage());
+    }
+    Duration next = null;
+    try (Repository repo = opened) {
+      next = restoreFrom(repo, restore, check, outcome);
+    } catch (IOException e) {
+      // closing it: what the restore wrote was durable before
+      LOG.warn(
+          "restore {}: closing repository {}", restore.getMetadata().getName(), bs.repository, e);
+    }
+    return next;
+  }
+
+  /** InProgress: reads the backup, restores its objects, then waits for volumes or ends. */
+  private Duration restoreFrom(
+      Repository repo, Restore restore, StartCheck check, Outcome outcome) {
+    RestoreSpec spec = restore.getSpec();
+    BackupContents contents;
+    try {
+      contents = BackupContents.read(repo, check.snapshot());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("restore {}: backup not read", restore.getMetadata().getName(), e);
       return finish(
           restore,
           FAILED,
           "reading backup "
               + spec.backupName
               + " from repository "
-              + bs.repository
+              + outcome.repository
               + ": "
               + e.getMessage());
     }
+    try {
+      new ObjectRestorer(client, restore, image, outcome)
+          .run(contents, check.selection(), check.update(), !Boolean.FALSE.equals(spec.restorePVs));
+    } catch (RuntimeException e) {
+      LOG.warn("restore {} stopped", restore.getMetadata().getName(), e);
+      counts(restore.getStatus(), outcome);
+      return finish(
+          restore,
+          FAILED,
+          "stopped after "
+              + outcome.objects.size()
+              + " objects by an unexpected error: "
+              + e.getMessage());
+    }
+    counts(restore.getStatus(), outcome);
+    if (outcome.volumes.isEmpty()) {
+      return end(restore, outcome, repo, List.of(), null);
+    }
+    waiting.put(restore.getMetadata().getUid(), outcome);
+    RestoreStatus status = restore.getStatus();
+    status.phase = WAITING_FOR_VOLUMES;
+    status.volumes = outcome.volumes.size();
+    status.volumesCompleted = 0;
+    status.volumesFailed = 0;
+    status.message = waitingMessage(status.volumes, 0, 0);
+    restore = client.resource(restore).updateStatus();
+    events.record(restore, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
+    return settings.recheck();
   }
 
   /** WaitingForVolumes: ends once every PodVolumeRestore is Completed or Failed. */
   private Duration awaitVolumes(Restore restore) {
     RestoreStatus status = restore.getStatus();
     String uid = restore.getMetadata().getUid();
+    String ns = restore.getMetadata().getNamespace();
     List<PodVolumeRestore> requests =
         client
             .resources(PodVolumeRestore.class)
-            .inNamespace(restore.getMetadata().getNamespace())
+            .inNamespace(ns)
             .withLabel(StelApi.RESTORE_UID_LABEL, uid)
             .list()
             .getItems();
     Outcome outcome = waiting.get(uid);
     if (outcome == null) {
-      outcome = lost(restore, requests);
+      Backup backup =
+          client
+              .resources(Backup.class)
+              .inNamespace(ns)
+              .withName(restore.getSpec().backupName)
+              .get();
+      outcome =
+          Outcome.resumed(
+              restore, requests, backup == null ? null : backup.getStatus(), settings.clock());
       waiting.put(uid, outcome);
     }
-    int expected = status.volumes == null ? requests.size() : status.volumes;
-    List<RestoreDocument.Volume> volumes = new ArrayList<>();
-    int completed = 0;
-    int failed = 0;
-    for (PodVolumeRestore pvr : requests) {
-      PodVolumeStatus s = pvr.getStatus() == null ? new PodVolumeStatus() : pvr.getStatus();
-      if (PodVolumeStatus.COMPLETED.equals(s.phase)) {
-        completed++;
-      } else if (PodVolumeStatus.FAILED.equals(s.phase)) {
-        failed++;
-      }
-      volumes.add(
-          new RestoreDocument.Volume(
-              pvr.getSpec().pod.namespace,
-              pvr.getSpec().pod.name,
-              pvr.getSpec().volume,
-              pvr.getSpec().snapshotID,
-              pvr.getMetadata().getName(),
-              s.phase,
-              s.message));
-    }
-    // A request deleted before it ended will never end: it counts as failed.
-    Set<String> listed =
-        requests.stream().map(r -> r.getMetadata().getName()).collect(Collectors.toSet());
-    int deleted = 0;
-    for (Outcome.Requested r : outcome.volumes) {
-      if (!listed.contains(r.name())) {
-        deleted++;
-        volumes.add(
-            new RestoreDocument.Volume(
-                r.namespace(),
-                r.pod(),
-                r.volume(),
-                r.snapshotID(),
-                r.name(),
-                PodVolumeStatus.FAILED,
-                "the PodVolumeRestore was deleted before it ended"));
-      }
-    }
-    // After a restart, deleted requests are not known by name, only by the count in the status.
-    failed += deleted + Math.max(0, expected - requests.size() - deleted);
-    status.volumesCompleted = completed;
-    status.volumesFailed = failed;
-    if (completed + failed < expected) {
-      String message = waitingMessage(status);
+    VolumeProgress progress = VolumeProgress.of(requests, outcome.volumes, status.volumes);
+    status.volumesCompleted = progress.completed();
+    status.volumesFailed = progress.failed();
+    if (!progress.done()) {
+      String message = waitingMessage(progress.expected(), progress.completed(), progress.failed());
       if (!message.equals(status.message)) {
         status.message = message;
         client.resource(restore).updateStatus();
       }
       return settings.recheck();
     }
-    BackupStorageLocationRepository bslr;
-    try {
-      bslr = repositories.named(restore.getMetadata().getNamespace(), outcome.repository);
-    } catch (InvalidResourceException e) {
-      return end(restore, outcome, null, volumes, e.getMessage());
+    if (outcome.repository == null) {
+      return end(restore, outcome, null, progress.volumes(), "its repository is not known");
     }
-    try (Repository repo = repositories.open(bslr)) {
-      return end(restore, outcome, repo, volumes);
+    try (Repository repo = repositories.open(repositories.named(ns, outcome.repository))) {
+      return end(restore, outcome, repo, progress.volumes(), null);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return end(restore, outcome, null, volumes, e.getMessage());
+      return end(restore, outcome, null, progress.volumes(), e.getMessage());
     }
-  }
-
-  /** What a new process knows of a restore it finds waiting: the status and the requests. */
-  private Outcome lost(Restore restore, List<PodVolumeRestore> requests) {
-    String repository = requests.isEmpty() ? null : requests.get(0).getSpec().repository;
-    RestoreStatus status = restore.getStatus();
-    Backup backup =
-        client
-            .resources(Backup.class)
-            .inNamespace(restore.getMetadata().getNamespace())
-            .withName(restore.getSpec().backupName)
-            .get();
-    BackupStatus bs = backup == null || backup.getStatus() == null ? null : backup.getStatus();
-    if (repository == null && bs != null) {
-      repository = bs.repository;
-    }
-    Outcome outcome =
-        new Outcome(
-            restore.getSpec().backupName,
-            bs == null ? null : bs.snapshotID,
-            repository,
-            bs == null ? null : instant(bs.expiration),
-            status.startTimestamp,
-            settings.clock());
-    outcome.restored = status.itemsRestored == null ? 0 : status.itemsRestored;
-    outcome.skipped = status.itemsSkipped == null ? 0 : status.itemsSkipped;
-    outcome.note = LOST;
-    outcome.log("resumed waiting for volumes after the operator restarted");
-    for (PodVolumeRestore r : requests) {
-      outcome.volumes.add(
-          new Outcome.Requested(
-              r.getSpec().pod.namespace,
-              r.getSpec().pod.name,
-              r.getSpec().volume,
-              r.getSpec().snapshotID,
-              r.getMetadata().getName()));
-    }
-    return outcome;
-  }
-
-  private Duration end(
-      Restore restore, Outcome outcome, Repository repo, List<RestoreDocument.Volume> volumes) {
-    return end(restore, outcome, repo, volumes, null);
   }
 
   /**
@@ -421,33 +322,15 @@ public final class RestoreReconciler implements Reconciler<Restore> {
       List<RestoreDocument.Volume> volumes,
       String unreachable) {
     RestoreStatus status = restore.getStatus();
-    int volumesFailed = status.volumesFailed == null ? 0 : status.volumesFailed;
-    boolean lostErrors = outcome.note != null && status.errors != null && status.errors > 0;
-    String phase =
-        outcome.errors.isEmpty() && volumesFailed == 0 && !lostErrors
-            ? COMPLETED
-            : PARTIALLY_FAILED;
-    Instant now = settings.clock().instant();
+    boolean volumesFailed = status.volumesFailed != null && status.volumesFailed > 0;
+    // After a restart the errors are known only by their count in the status.
+    boolean errors =
+        !outcome.errors.isEmpty()
+            || (outcome.note != null && status.errors != null && status.errors > 0);
+    String phase = errors || volumesFailed ? PARTIALLY_FAILED : COMPLETED;
     outcome.log("restore " + phase);
-    var document =
-        new RestoreDocument(
-            RestoreDocument.VERSION,
-            restore.getMetadata().getName(),
-            restore.getMetadata().getNamespace(),
-            restore.getMetadata().getUid(),
-            outcome.backupName,
-            outcome.backupSnapshot,
-            restore.getSpec(),
-            phase,
-            outcome.started,
-            now.toString(),
-            outcome.restored,
-            outcome.skipped,
-            outcome.warnings,
-            outcome.errors,
-            outcome.objects,
-            volumes,
-            outcome.note);
+    RestoreDocument document =
+        outcome.document(restore, phase, settings.clock().instant(), volumes);
     String notStored = unreachable;
     if (repo != null) {
       try {
@@ -465,35 +348,14 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     if (outcome.note == null) {
       counts(status, outcome);
     }
-    StringBuilder message =
-        new StringBuilder()
-            .append(outcome.restored)
-            .append(" restored, ")
-            .append(outcome.skipped)
-            .append(" skipped");
-    if (status.volumes != null) {
-      message
-          .append(", volumes ")
-          .append(status.volumesCompleted)
-          .append(" of ")
-          .append(status.volumes)
-          .append(" restored");
-    }
-    if (!outcome.errors.isEmpty()) {
-      message.append("; errors: ").append(String.join("; ", Outcome.first(outcome.errors)));
-    }
-    if (!outcome.warnings.isEmpty()) {
-      message.append("; warnings: ").append(String.join("; ", Outcome.first(outcome.warnings)));
-    }
+    String message = outcome.summary(status);
     if (notStored != null) {
       status.warnings = (status.warnings == null ? 0 : status.warnings) + 1;
-      message
-          .append("; warning: the results were not stored in the repository: ")
-          .append(notStored);
+      message += "; warning: the results were not stored in the repository: " + notStored;
       events.record(restore, Events.WARNING, "ResultsNotStored", notStored);
     }
     waiting.remove(restore.getMetadata().getUid());
-    return finish(restore, phase, message.toString());
+    return finish(restore, phase, message);
   }
 
   /** A Restore left InProgress: completed from its results if they were written, else Failed. */
@@ -504,10 +366,16 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     if (backup == null || backup.getStatus() == null || backup.getStatus().repository == null) {
       return finish(restore, FAILED, RESTARTED);
     }
+    BackupStorageLocationRepository bslr;
+    try {
+      bslr = repositories.named(ns, backup.getStatus().repository);
+    } catch (InvalidResourceException e) {
+      // No repository, so no results in it.
+      return finish(restore, FAILED, RESTARTED);
+    }
     SnapshotCatalog.Entry found;
     RestoreDocument document;
-    try (Repository repo =
-        repositories.open(repositories.named(ns, backup.getStatus().repository))) {
+    try (Repository repo = repositories.open(bslr)) {
       found = Results.find(repo, restore.getMetadata().getUid());
       document = found == null ? null : Results.read(repo, found.manifest());
     } catch (IOException | InvalidResourceException | RuntimeException e) {
@@ -543,12 +411,11 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     status.errors = outcome.errors.size();
   }
 
-  private static String waitingMessage(RestoreStatus status) {
-    int done = status.volumesCompleted + status.volumesFailed;
+  private static String waitingMessage(int expected, int completed, int failed) {
     return "waiting for the node agent to fill "
-        + (status.volumes - done)
+        + (expected - completed - failed)
         + " of "
-        + status.volumes
+        + expected
         + " pod volumes";
   }
 
@@ -569,13 +436,5 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     client.resource(restore).updateStatus();
     events.record(restore, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
     return null;
-  }
-
-  private static Instant instant(String iso) {
-    try {
-      return iso == null ? null : Instant.parse(iso);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 }

@@ -278,7 +278,7 @@ class RestoreVolumesTest {
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(s.itemsRestored).isEqualTo(4);
     RestoreDocument results = document(done);
-    assertThat(results.note()).isEqualTo(RestoreReconciler.LOST);
+    assertThat(results.note()).isEqualTo(Outcome.LOST);
     assertThat(results.itemsRestored()).isEqualTo(4);
     assertThat(results.volumes())
         .filteredOn(v -> v.volume().equals("cache"))
