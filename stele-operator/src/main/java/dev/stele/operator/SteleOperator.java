@@ -3,6 +3,7 @@ package dev.stele.operator;
 import com.sun.net.httpserver.HttpServer;
 import dev.stele.operator.deletion.BackupExpiryReconciler;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
+import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.schedule.ScheduleReconciler;
 import dev.stele.operator.sync.BackupSyncReconciler;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -19,10 +20,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The operator process: the location, repository and backup reconcilers, and those of a backup's
- * life after it is written (schedule, expiry, deletion, sync), on java-operator-sdk, watching the
- * namespace they run in (or all namespaces the client may see), and Prometheus metrics on {@code
- * /metrics}.
+ * The operator process: the location, repository, backup and restore reconcilers, and those of a
+ * backup's life after it is written (schedule, expiry, deletion, sync), on java-operator-sdk,
+ * watching the namespace they run in (or all namespaces the client may see), and Prometheus metrics
+ * on {@code /metrics}.
  *
  * <p>{@code serverSideApply} is true in production; tests against fabric8's mock server, which
  * answers 415 to apply patches, turn it off.
@@ -78,7 +79,8 @@ public final class SteleOperator implements Closeable {
             new BackupExpiryReconciler(client, settings),
             new DeleteBackupRequestReconciler(client, settings),
             new ScheduleReconciler(client, settings),
-            new BackupSyncReconciler(client, settings));
+            new BackupSyncReconciler(client, settings),
+            new RestoreReconciler(client, settings));
     for (var reconciler : reconcilers) {
       register(operator, reconciler, namespace);
     }

@@ -1,0 +1,256 @@
+package dev.stele.operator.restore;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stele.k8s.api.PodRef;
+import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.BackupDocument;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Creates the selected objects of a backup, in {@link RestoreOrder}, and asks for restored pods'
+ * volumes to be filled ({@link PodVolumes}). An object that already exists is left as it is (a
+ * warning) or, with {@code existingResourcePolicy: update}, replaced by the backed-up one. A
+ * failure is recorded against its object and the restore goes on.
+ *
+ * <p>A namespace an object goes into is created, bare, when neither the cluster nor the restore has
+ * it (Velero does the same), so that excluding Namespace objects still restores their contents.
+ */
+final class ObjectRestorer {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private final KubernetesClient client;
+  private final Restore restore;
+  private final String image;
+  private final Outcome outcome;
+  private final Set<String> namespaces = new HashSet<>();
+
+  ObjectRestorer(KubernetesClient client, Restore restore, String image, Outcome outcome) {
+    this.client = client;
+    this.restore = restore;
+    this.image = image;
+    this.outcome = outcome;
+  }
+
+  void run(BackupContents contents, Selection selection, boolean update, boolean restoreVolumes) {
+    contents.warnings().forEach(outcome::warn);
+    List<BackedUpObject> selected =
+        contents.objects().stream()
+            .filter(selection::selects)
+            .sorted(RestoreOrder.OBJECTS)
+            .toList();
+    Set<String> restoredVolumes = new HashSet<>();
+    for (BackedUpObject o : selected) {
+      if (o.qualifiedResource().equals("persistentvolumes")) {
+        restoredVolumes.add(o.name());
+      }
+    }
+    Map<String, List<BackupDocument.Volume>> volumes =
+        restoreVolumes ? volumesByPod(contents.document()) : Map.of();
+    if (!restoreVolumes) {
+      outcome.log("spec.restorePVs is false: no pod volume is restored");
+    }
+    Map<String, String> labels =
+        Map.of(
+            StelApi.RESTORE_NAME_LABEL, PodVolumes.labelValue(restore.getMetadata().getName()),
+            StelApi.BACKUP_NAME_LABEL, PodVolumes.labelValue(outcome.backupName));
+    outcome.log(
+        "restoring "
+            + selected.size()
+            + " of "
+            + contents.objects().size()
+            + " objects of backup "
+            + outcome.backupName);
+    for (BackedUpObject o : selected) {
+      String target = o.namespaced() ? selection.target(o.namespace()) : null;
+      ObjectNode doc = ServerFields.prepare(o, selection::target, restoredVolumes, labels);
+      List<String> fill = o.isPod() ? fill(o, doc, volumes) : List.of();
+      if (!fill.isEmpty()) {
+        PodVolumes.addWaitContainer(doc, fill, restore.getMetadata().getUid(), image);
+      }
+      if (target != null) {
+        ensureNamespace(target);
+      }
+      GenericKubernetesResource created = create(o, target, doc, update);
+      if (o.isNamespace() && created != null) {
+        namespaces.add(created.getMetadata().getName());
+      }
+      if (created != null && !fill.isEmpty()) {
+        request(o, created, fill, volumes.get(o.namespace() + "/" + o.name()));
+      }
+    }
+  }
+
+  /** The completed volumes of each pod, by {@code namespace/pod} as backed up. */
+  private Map<String, List<BackupDocument.Volume>> volumesByPod(BackupDocument document) {
+    Map<String, List<BackupDocument.Volume>> byPod = new HashMap<>();
+    if (document == null) {
+      return byPod;
+    }
+    for (BackupDocument.Volume v : document.volumes()) {
+      byPod.computeIfAbsent(v.namespace() + "/" + v.pod(), k -> new ArrayList<>()).add(v);
+    }
+    return byPod;
+  }
+
+  /** The volumes of this pod to fill: backed up, completed, and in its spec. */
+  private List<String> fill(
+      BackedUpObject pod, ObjectNode doc, Map<String, List<BackupDocument.Volume>> volumes) {
+    List<String> names = new ArrayList<>();
+    List<String> declared = PodVolumes.declared(doc);
+    for (BackupDocument.Volume v :
+        volumes.getOrDefault(pod.namespace() + "/" + pod.name(), List.of())) {
+      String which = "volume " + v.volume() + " of pod " + pod.namespace() + "/" + pod.name();
+      if (!PodVolumeStatus.COMPLETED.equals(v.phase()) || v.snapshotID() == null) {
+        outcome.warn(
+            which
+                + " was not backed up ("
+                + v.phase()
+                + (v.message() == null ? "" : ": " + v.message())
+                + "); it starts empty");
+      } else if (!declared.contains(v.volume())) {
+        outcome.warn(which + " is not in the pod's spec; not restored");
+      } else {
+        names.add(v.volume());
+      }
+    }
+    return names;
+  }
+
+  private void ensureNamespace(String ns) {
+    if (namespaces.contains(ns)) {
+      return;
+    }
+    try {
+      if (client.namespaces().withName(ns).get() == null) {
+        client
+            .namespaces()
+            .resource(
+                new NamespaceBuilder()
+                    .withNewMetadata()
+                    .withName(ns)
+                    .addToLabels(
+                        StelApi.RESTORE_NAME_LABEL,
+                        PodVolumes.labelValue(restore.getMetadata().getName()))
+                    .endMetadata()
+                    .build())
+            .create();
+        outcome.log("created namespace " + ns + " (its Namespace object is not restored)");
+      }
+      namespaces.add(ns);
+    } catch (KubernetesClientException e) {
+      outcome.warn("namespace " + ns + " could not be created: " + message(e));
+    }
+  }
+
+  /** Creates (or replaces) the object; returns it as created, or null if it was not created. */
+  private GenericKubernetesResource create(
+      BackedUpObject o, String target, ObjectNode doc, boolean update) {
+    String name = doc.path("metadata").path("name").asText();
+    String as = target == null ? name : target + "/" + name;
+    var type = client.genericKubernetesResources(o.context());
+    var resources = target == null ? type : type.inNamespace(target);
+    GenericKubernetesResource object = JSON.convertValue(doc, GenericKubernetesResource.class);
+    try {
+      GenericKubernetesResource created = resources.resource(object).create();
+      outcome.restored++;
+      outcome.item(o, as, RestoreDocument.RESTORED, null);
+      return created;
+    } catch (KubernetesClientException e) {
+      if (e.getCode() != 409) {
+        outcome.error(o.describe() + ": " + message(e));
+        outcome.item(o, as, RestoreDocument.FAILED, message(e));
+        return null;
+      }
+    }
+    if (!update) {
+      String why = "exists in the cluster; left as it is (existingResourcePolicy none)";
+      outcome.skipped++;
+      outcome.warn(o.describe() + " as " + as + " " + why);
+      outcome.item(o, as, RestoreDocument.SKIPPED, why);
+      return null;
+    }
+    try {
+      GenericKubernetesResource live = resources.withName(name).get();
+      if (live == null) {
+        throw new KubernetesClientException("it existed a moment ago and is gone now");
+      }
+      object.getMetadata().setResourceVersion(live.getMetadata().getResourceVersion());
+      resources.resource(object).update();
+      outcome.restored++;
+      outcome.item(o, as, RestoreDocument.UPDATED, "replaced the object in the cluster");
+    } catch (KubernetesClientException e) {
+      outcome.error(o.describe() + ": exists and could not be replaced: " + message(e));
+      outcome.item(
+          o, as, RestoreDocument.FAILED, "exists and could not be replaced: " + message(e));
+    }
+    return null;
+  }
+
+  private void request(
+      BackedUpObject o,
+      GenericKubernetesResource pod,
+      List<String> fill,
+      List<BackupDocument.Volume> backedUp) {
+    var meta = pod.getMetadata();
+    PodRef ref = new PodRef(meta.getNamespace(), meta.getName(), meta.getUid());
+    for (String volume : fill) {
+      String snapshot =
+          backedUp.stream()
+              .filter(v -> v.volume().equals(volume))
+              .findFirst()
+              .orElseThrow()
+              .snapshotID();
+      var pvr = PodVolumes.request(restore, ref, volume, outcome.repository, snapshot);
+      String name = pvr.getMetadata().getName();
+      try {
+        client.resource(pvr).create();
+      } catch (KubernetesClientException e) {
+        if (e.getCode() != 409) {
+          outcome.error(
+              "volume "
+                  + volume
+                  + " of pod "
+                  + ref.namespace
+                  + "/"
+                  + ref.name
+                  + ": PodVolumeRestore not created, the pod waits in its init container: "
+                  + message(e));
+          continue;
+        }
+      }
+      outcome.volumes.add(new Outcome.Requested(ref.namespace, ref.name, volume, snapshot, name));
+      outcome.log(
+          "PodVolumeRestore "
+              + name
+              + ": volume "
+              + volume
+              + " of pod "
+              + ref.namespace
+              + "/"
+              + ref.name
+              + " from snapshot "
+              + snapshot
+              + " ("
+              + o.describe()
+              + ")");
+    }
+  }
+
+  static String message(KubernetesClientException e) {
+    return e.getStatus() != null && e.getStatus().getMessage() != null
+        ? e.getStatus().getMessage()
+        : e.getMessage();
+  }
+}

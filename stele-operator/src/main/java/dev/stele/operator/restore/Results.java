@@ -1,0 +1,75 @@
+package dev.stele.operator.restore;
+
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.repo.BlobKind;
+import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.snapshot.SnapshotCatalog;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A restore's results in the repository: one snapshot tagged {@value StelApi#RESTORE_TAG}, labelled
+ * with the Restore's name, uid and final phase, whose tree holds {@code restore.json} and {@code
+ * restore.log}. Written once: every write is preceded by a search for one carrying the restore's
+ * uid.
+ */
+final class Results {
+  private Results() {}
+
+  /** The results of the restore with this uid, forgotten or not, or null. */
+  static SnapshotCatalog.Entry find(Repository repo, String uid) throws IOException {
+    SnapshotCatalog catalog = new SnapshotCatalog(repo);
+    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
+      SnapshotManifest m;
+      try {
+        m = catalog.read(id);
+      } catch (BlobNotFoundException e) {
+        continue;
+      }
+      if (m.tags().contains(StelApi.RESTORE_TAG)
+          && uid.equals(m.labels().get(StelApi.RESTORE_UID_LABEL))) {
+        return new SnapshotCatalog.Entry(id, m);
+      }
+    }
+    return null;
+  }
+
+  /** Writes the results; {@code expires} is the backup's expiry (results go with their backup). */
+  static Id write(
+      Repository repo, Restore restore, RestoreDocument document, List<String> log, Instant expires)
+      throws IOException {
+    Map<String, byte[]> files = new LinkedHashMap<>();
+    files.put(RestoreDocument.FILE, document.encode());
+    files.put(
+        RestoreDocument.LOG, (String.join("\n", log) + "\n").getBytes(StandardCharsets.UTF_8));
+    var meta = restore.getMetadata();
+    return SmallSnapshot.write(
+        repo,
+        files,
+        "/restores/" + meta.getNamespace() + "/" + meta.getName(),
+        List.of(StelApi.RESTORE_TAG),
+        Map.of(
+            StelApi.RESTORE_NAME_LABEL, meta.getName(),
+            StelApi.RESTORE_UID_LABEL, meta.getUid(),
+            StelApi.BACKUP_PHASE_LABEL, document.phase()),
+        expires);
+  }
+
+  /** The {@code restore.json} of a results snapshot. */
+  static RestoreDocument read(Repository repo, SnapshotManifest results) throws IOException {
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    browser.cat(browser.find(results, RestoreDocument.FILE), out);
+    return RestoreDocument.decode(out.toByteArray());
+  }
+}

@@ -1,0 +1,94 @@
+package dev.stele.operator.restore;
+
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.operator.InvalidResourceException;
+import dev.stele.operator.Repositories;
+import dev.stele.repo.Id;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/**
+ * Whether a Restore can start: its spec is one the operator supports, its Backup is finished with a
+ * snapshot, and the backup's repository is Ready. Exactly one of {@link #failure}, {@link #waitFor}
+ * or the rest is set.
+ *
+ * @param failure why the restore can never run (it fails), or null
+ * @param waitFor what it waits for (a running backup, a repository not Ready), or null
+ * @param backup the Backup's status
+ * @param repository the backup's repository
+ * @param snapshot the backup's snapshot
+ * @param selection the spec's filters and mapping
+ * @param update whether existing objects are replaced
+ */
+record StartCheck(
+    String failure,
+    String waitFor,
+    BackupStatus backup,
+    BackupStorageLocationRepository repository,
+    Id snapshot,
+    Selection selection,
+    boolean update) {
+
+  static StartCheck fail(String why) {
+    return new StartCheck(why, null, null, null, null, null, false);
+  }
+
+  static StartCheck waitFor(String what) {
+    return new StartCheck(null, what, null, null, null, null, false);
+  }
+
+  static StartCheck of(KubernetesClient client, Repositories repositories, Restore restore) {
+    RestoreSpec spec = restore.getSpec();
+    String ns = restore.getMetadata().getNamespace();
+    if (spec.backupName == null || spec.backupName.isBlank()) {
+      return fail("spec.backupName is required");
+    }
+    Selection selection;
+    try {
+      selection = new Selection(spec);
+    } catch (IllegalArgumentException e) {
+      return fail(e.getMessage());
+    }
+    String policy = spec.existingResourcePolicy == null ? "none" : spec.existingResourcePolicy;
+    if (!policy.equals("none") && !policy.equals("update")) {
+      return fail("spec.existingResourcePolicy must be none or update, not " + policy);
+    }
+    String name = spec.backupName;
+    Backup backup = client.resources(Backup.class).inNamespace(ns).withName(name).get();
+    if (backup == null) {
+      return fail("backup " + name + " does not exist in namespace " + ns);
+    }
+    BackupStatus bs = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
+    if (BackupStatus.FAILED.equals(bs.phase)) {
+      return fail("backup " + name + " failed: there is nothing to restore");
+    }
+    if (!BackupStatus.COMPLETED.equals(bs.phase)
+        && !BackupStatus.PARTIALLY_FAILED.equals(bs.phase)) {
+      return waitFor(
+          "waiting for backup "
+              + name
+              + " to finish (phase "
+              + (bs.phase == null ? "not started" : bs.phase)
+              + ")");
+    }
+    if (bs.snapshotID == null || bs.repository == null) {
+      return fail("backup " + name + " is " + bs.phase + " but names no snapshot and repository");
+    }
+    Id snapshot;
+    BackupStorageLocationRepository repository;
+    try {
+      snapshot = Id.parse(bs.snapshotID);
+      repository = repositories.named(ns, bs.repository);
+    } catch (IllegalArgumentException | InvalidResourceException e) {
+      return fail("backup " + name + ": " + e.getMessage());
+    }
+    String notReady = Repositories.notReady(repository);
+    if (notReady != null) {
+      return waitFor(notReady);
+    }
+    return new StartCheck(null, null, bs, repository, snapshot, selection, policy.equals("update"));
+  }
+}
