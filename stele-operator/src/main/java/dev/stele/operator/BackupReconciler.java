@@ -180,7 +180,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
         part = snapshots.writeResources(backup, new ResourceCollector(client, types(), repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
-        return finish(backup, FAILED, "collecting resources: " + e.getMessage());
+        return fail(backup, "collecting resources: " + e.getMessage(), e);
       }
       var collected = part.collected();
       status.resourcesSnapshotID = part.id().hex();
@@ -206,7 +206,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
       events.record(backup, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
       return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return finish(backup, FAILED, "repository " + status.repository + ": " + e.getMessage());
+      return fail(backup, "repository " + status.repository + ": " + e.getMessage(), e);
     }
   }
 
@@ -331,10 +331,10 @@ public final class BackupReconciler implements Reconciler<Backup> {
       written = snapshots.writeBackup(backup, Id.parse(status.resourcesSnapshotID), requests);
     } catch (IOException | RuntimeException e) {
       LOG.warn("backup {}: manifest not written", backup.getMetadata().getName(), e);
-      return finish(
+      return fail(
           backup,
-          FAILED,
-          "writing the backup manifest failed, so the backup does not exist: " + e.getMessage());
+          "writing the backup manifest failed, so the backup does not exist: " + e.getMessage(),
+          e);
     }
     BackupDocument doc = written.document();
     status.snapshotID = written.entry().id().hex();
@@ -405,6 +405,17 @@ public final class BackupReconciler implements Reconciler<Backup> {
       backup.getStatus().message = why;
       client.resource(backup).updateStatus();
     }
+  }
+
+  /**
+   * Fails the backup because of {@code cause} — unless the operator stopping caused it: then the
+   * status keeps its phase and the next operator resumes or fails the backup with the real reason.
+   */
+  private Duration fail(Backup backup, String message, Throwable cause) {
+    if (Stopping.explains(cause)) {
+      throw new Stopping.Stopped(cause);
+    }
+    return finish(backup, FAILED, message);
   }
 
   private Duration finish(Backup backup, String phase, String message) {

@@ -152,6 +152,9 @@ public final class RepositoryReconciler
       status.phase = NOT_READY;
       status.message = e.getMessage();
     } catch (IOException | RuntimeException e) {
+      if (Stopping.explains(e)) {
+        throw new Stopping.Stopped(e);
+      }
       status.phase = NOT_READY;
       status.message = "repository: " + e.getMessage();
     }

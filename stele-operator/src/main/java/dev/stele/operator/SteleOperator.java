@@ -67,6 +67,8 @@ public final class SteleOperator implements Closeable {
         new Operator(
             o ->
                 o.withKubernetesClient(client)
+                    // The caller owns the client (a test may keep using it after a restart).
+                    .withCloseClientOnStop(false)
                     .withUseSSAToPatchPrimaryResource(serverSideApply)
                     .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
     // WATCH_NAMESPACE (set by deploy/operator.yaml) keeps the operator inside the namespace its

@@ -65,6 +65,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubernetesMockClient(crud = true)
 class EndToEndIT {
+  static final long T0 = System.nanoTime();
   static final Duration TIMEOUT = Duration.ofSeconds(90);
   static KubernetesClient client;
 
@@ -100,11 +101,17 @@ class EndToEndIT {
 
   Settings settings(OperatorFixture fixture) {
     return new Settings(
-        fixture.clock, fixture.stores, OperatorFixture::cheapKdf, Duration.ofSeconds(1));
+        fixture.time,
+        fixture.stores,
+        OperatorFixture::cheapKdf,
+        Duration.ofSeconds(1),
+        List.of(),
+        Duration.ofSeconds(1));
   }
 
   @Test
   void backupRestoreDeleteAndSyncOnACompliantBucket() throws Exception {
+    long started = System.nanoTime();
     op = new OperatorFixture(client);
     Rgw rgw = Rgw.shared();
     String bucket = RgwOperatorIT.bucket(true);
@@ -157,14 +164,20 @@ class EndToEndIT {
     agent = NodeAgent.start(client, settings(op), node(kubelet), NS, false);
     await(
         "volumes finished",
-        () -> client.resources(PodVolumeBackup.class).inNamespace(NS).list().getItems(),
+        () ->
+            client.resources(PodVolumeBackup.class).inNamespace(NS).list().getItems().stream()
+                .map(
+                    p ->
+                        p.getStatus() == null
+                            ? "-"
+                            : p.getStatus().phase + ": " + p.getStatus().message)
+                .toList(),
         l ->
             l.stream()
                 .allMatch(
                     p ->
-                        p.getStatus() != null
-                            && List.of(PodVolumeStatus.COMPLETED, PodVolumeStatus.FAILED)
-                                .contains(p.getStatus().phase)));
+                        p.startsWith(PodVolumeStatus.COMPLETED)
+                            || p.startsWith(PodVolumeStatus.FAILED)));
     assertThat(op.backup("nightly").getStatus().phase).isEqualTo("WaitingForVolumes");
     operator = SteleOperator.start(client, settings(op), -1, false, NS);
     Backup nightly =
@@ -257,6 +270,8 @@ class EndToEndIT {
     operatorB = SteleOperator.start(clientB, settings(opB), -1, false, NS);
     FakeKubelet kubeletB = new FakeKubelet(clientB, "node-b", base.resolve("kubelet-b"));
     agentB = NodeAgent.start(clientB, settings(opB), node(kubeletB), NS, false);
+    await("B location", () -> opB.bsl("default"), b -> b.getStatus() != null);
+    await("B repository Ready", () -> opB.bslr("default"), r -> ready(r));
     Backup synced =
         await("nightly synced", () -> opB.backup("nightly"), b -> finalPhase(b.getStatus()));
     assertThat(synced.getStatus().snapshotID).isEqualTo(ns.snapshotID);
@@ -275,6 +290,9 @@ class EndToEndIT {
     assertSameVolume(kubelet.volumeDir(cache, "scratch"), kubeletB.volumeDir(cacheB, "scratch"));
     assertThat(clientB.configMaps().inNamespace("app2").withName("settings").get().getData())
         .containsEntry("mode", "fast-app2");
+    System.err.printf(
+        "EndToEndIT: scenario took %d ms%n",
+        Duration.ofNanos(System.nanoTime() - started).toMillis());
   }
 
   /** Edits the repository's maintenance frequency (a spec change wakes it) and awaits a run. */
@@ -386,6 +404,8 @@ class EndToEndIT {
     while (System.nanoTime() < deadline) {
       last = probe.get();
       if (last != null && done.test(last)) {
+        System.err.printf(
+            "EndToEndIT: %s after %d ms%n", what, (System.nanoTime() - T0) / 1_000_000);
         return last;
       }
       try {
