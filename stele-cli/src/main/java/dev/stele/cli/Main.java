@@ -33,6 +33,8 @@ import picocli.CommandLine.ScopeType;
       MaintenanceCommand.class,
       DemoCommand.class,
       OperatorCommand.class,
+      BackupCommand.class,
+      ScheduleCommand.class,
       TrainingCommand.class,
     })
 public final class Main implements Callable<Integer> {
