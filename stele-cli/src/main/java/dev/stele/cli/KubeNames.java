@@ -118,7 +118,7 @@ final class KubeNames {
     return map;
   }
 
-  /** {@code a, b} or {@code <none>}; {@code all} when empty means everything. */
+  /** {@code a, b}, or {@code empty} when there are none. */
   static String list(List<String> items, String empty) {
     return items == null || items.isEmpty() ? empty : String.join(", ", items);
   }
