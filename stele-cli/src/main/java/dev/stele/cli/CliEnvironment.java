@@ -27,10 +27,16 @@ public final class CliEnvironment {
   private final Terminal terminal;
   private final Clock clock;
 
-  /** A terminal: where passwords are prompted for and progress is drawn. */
+  /** A terminal: where passwords and confirmations are prompted for and progress is drawn. */
   public interface Terminal {
     /** Reads a password without echo; null at end of input. */
     char[] readPassword(String prompt);
+
+    /** Reads a line, such as a yes or no answer; null at end of input. */
+    default String readLine(String prompt) {
+      char[] typed = readPassword(prompt);
+      return typed == null ? null : new String(typed);
+    }
   }
 
   public CliEnvironment(
@@ -51,7 +57,20 @@ public final class CliEnvironment {
   /** The real process: {@code System.getenv}, {@code System.out/err}, {@code System.console()}. */
   public static CliEnvironment system() {
     Console console = System.console();
-    Terminal terminal = console == null ? null : prompt -> console.readPassword("%s", prompt);
+    Terminal terminal =
+        console == null
+            ? null
+            : new Terminal() {
+              @Override
+              public char[] readPassword(String prompt) {
+                return console.readPassword("%s", prompt);
+              }
+
+              @Override
+              public String readLine(String prompt) {
+                return console.readLine("%s", prompt);
+              }
+            };
     return new CliEnvironment(System::getenv, System.out, System.err, terminal, Clock.systemUTC());
   }
 

@@ -13,6 +13,12 @@ public final class CliException extends RuntimeException {
     this.exitCode = exitCode;
   }
 
+  /** With the failure it explains, which {@code --debug} shows. */
+  public CliException(int exitCode, String message, Throwable cause) {
+    super(message, cause);
+    this.exitCode = exitCode;
+  }
+
   public int exitCode() {
     return exitCode;
   }

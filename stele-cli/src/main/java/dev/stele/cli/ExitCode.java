@@ -19,8 +19,10 @@ public final class ExitCode {
           + "  3  wrong password, or the password's key was removed%n"
           + "  4  not found: no repository, snapshot or path%n"
           + "  5  data damaged: verify found problems, or a blob is corrupted%n"
-          + "  6  completed with warnings: files skipped or unreadable%n"
-          + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_JAVA_OPTS.%n"
+          + "  6  completed with warnings: files skipped or unreadable, or a Backup or Restore"
+          + " waited for (--wait) ended PartiallyFailed%n"
+          + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_JAVA_OPTS;"
+          + " for backup, restore create|get|describe and schedule: KUBECONFIG, STELE_NAMESPACE.%n"
           + "See docs/cli.md for more.";
 
   private ExitCode() {}

@@ -2,6 +2,7 @@ package dev.stele.cli;
 
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobRetainedException;
+import dev.stele.operator.InvalidResourceException;
 import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.NotARepositoryException;
 import dev.stele.repo.RepositoryExistsException;
@@ -25,6 +26,10 @@ final class Failures {
     Throwable t = unwrap(thrown);
     if (t instanceof CliException e) {
       return new Outcome(e.exitCode(), e.getMessage());
+    }
+    if (t instanceof InvalidResourceException) {
+      // A cluster resource the operator's helpers cannot act on; the message says what to change.
+      return new Outcome(ExitCode.ERROR, t.getMessage());
     }
     if (t instanceof WrongPasswordException) {
       return new Outcome(ExitCode.WRONG_PASSWORD, t.getMessage());

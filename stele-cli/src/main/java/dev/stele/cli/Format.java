@@ -53,6 +53,39 @@ final class Format {
     return instant == null ? "-" : TIME.format(instant);
   }
 
+  /** A timestamp as the Kubernetes API holds it (ISO-8601), in local time; the text if odd. */
+  static String apiTime(String iso) {
+    Instant t = instant(iso);
+    return t != null ? time(t) : iso == null || iso.isBlank() ? "-" : iso;
+  }
+
+  /** An ISO-8601 timestamp, or null if absent or unreadable. */
+  static Instant instant(String iso) {
+    if (iso == null || iso.isBlank()) {
+      return null;
+    }
+    try {
+      return java.time.OffsetDateTime.parse(iso).toInstant();
+    } catch (java.time.format.DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** {@code 29d}, {@code 5h}, {@code 12m}, {@code 40s}: kubectl's short ages, rounded down. */
+  static String age(Duration d) {
+    long s = Math.max(0, d.toSeconds());
+    if (s >= 2 * 86400) {
+      return s / 86400 + "d";
+    }
+    if (s >= 2 * 3600) {
+      return s / 3600 + "h";
+    }
+    if (s >= 2 * 60) {
+      return s / 60 + "m";
+    }
+    return s + "s";
+  }
+
   /** Pretty-printed JSON with the repository's conventions (ISO-8601 instants, no nulls). */
   static String json(Object value) {
     try {

@@ -33,6 +33,8 @@ import picocli.CommandLine.ScopeType;
       MaintenanceCommand.class,
       DemoCommand.class,
       OperatorCommand.class,
+      BackupCommand.class,
+      ScheduleCommand.class,
       NodeAgentCommand.class,
       RestoreWaitCommand.class,
       TrainingCommand.class,

@@ -13,22 +13,37 @@ import picocli.CommandLine.Parameters;
 /**
  * {@code stele restore}: a snapshot, or one path of it, into a directory. A directory's contents go
  * into the target; a file or link becomes {@code TARGET/<name>}. Existing files are replaced.
+ *
+ * <p>It also groups Velero's {@code restore create|get|describe}, which work against a cluster. A
+ * snapshot is never called {@code create}, {@code get} or {@code describe} (ids are hex, or {@code
+ * latest}), so the two uses cannot be confused; picocli takes those words as subcommands. That is
+ * why SNAPSHOT and {@code --target} are checked here rather than declared required: picocli would
+ * demand them before it reached a subcommand.
  */
-@Command(name = "restore", description = "Restore a snapshot, or a path of it, into a directory.")
+@Command(
+    name = "restore",
+    description =
+        "Restore a snapshot, or a path of it, into a directory; or, with a subcommand, create and"
+            + " inspect the Restores of a cluster.",
+    subcommands = {
+      RestoreCreateCommand.class,
+      RestoreGetCommand.class,
+      RestoreDescribeCommand.class,
+    })
 final class RestoreCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 
   @Parameters(
       paramLabel = "SNAPSHOT[:PATH]",
+      arity = "0..1",
       description = "Snapshot (id, prefix or 'latest') and an absolute path in it (default /).")
   String ref;
 
   @Option(
       names = {"-t", "--target"},
       paramLabel = "DIR",
-      required = true,
-      description = "Directory to restore into (created if missing).")
+      description = "Directory to restore into (created if missing); required.")
   Path target;
 
   @Option(names = "--threads", hidden = true, description = "Writer threads.")
@@ -37,6 +52,14 @@ final class RestoreCommand extends StelCommand {
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
+    if (ref == null) {
+      throw CliException.usage(
+          "restore needs SNAPSHOT[:PATH] and --target DIR, or a subcommand (see 'stele restore"
+              + " --help')");
+    }
+    if (target == null) {
+      throw CliException.usage("restore needs --target DIR, the directory to restore into");
+    }
     SnapshotRef r = SnapshotRef.parse(ref, false);
     try (Repository repo = repository.open(env, asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());

@@ -1,6 +1,8 @@
 package dev.stele.cli;
 
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Map;
 import picocli.CommandLine.Command;
 
@@ -8,7 +10,9 @@ import picocli.CommandLine.Command;
  * {@code stele class-data-training}, hidden: the run the build records its class-data-sharing
  * archive from. It runs the quick demo (local repository, backup, list, restore) and then opens an
  * S3 repository at a closed loopback port, which loads the AWS SDK's client, signing and HTTP
- * classes without sending a request anywhere, so S3 commands start from the archive too.
+ * classes without sending a request anywhere, so S3 commands start from the archive too. Last,
+ * {@code backup get} against a cluster at a closed loopback port loads the Kubernetes client's
+ * classes for the cluster commands.
  */
 @Command(name = "class-data-training", hidden = true)
 final class TrainingCommand extends StelCommand {
@@ -29,6 +33,24 @@ final class TrainingCommand extends StelCommand {
           .close();
     } catch (Exception expected) {
       // nothing listens on port 1: the point was to load the classes
+    }
+    Path kubeconfig = Files.createTempFile("stele-training-", ".kubeconfig");
+    try {
+      Files.writeString(
+          kubeconfig,
+          String.join(
+              "\n",
+              "apiVersion: v1",
+              "kind: Config",
+              "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]",
+              "users: [{name: u, user: {token: training}}]",
+              "contexts: [{name: c, context: {cluster: c, user: u}}]",
+              "current-context: c",
+              ""));
+      // fails: nothing listens on port 1
+      Main.run(env(), "backup", "get", "--kubeconfig", kubeconfig.toString());
+    } finally {
+      Files.deleteIfExists(kubeconfig);
     }
     return code;
   }
