@@ -4,50 +4,16 @@ import dev.stele.cli.CliException;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.operator.Durations;
 import java.time.Duration;
-import java.util.List;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * What a backup selects and where it goes, with Velero's option names: shared by {@code backup
- * create} and {@code schedule create} (the schedule's backup template). Checked here, so that a
- * typo is one line naming the option and nothing is created.
+ * What a backup selects ({@link FilterOptions}) and where it goes, with Velero's option names:
+ * shared by {@code backup create} and {@code schedule create} (the schedule's backup template).
+ * Checked here, so that a typo is one line naming the option and nothing is created.
  */
 final class BackupSpecOptions {
-  @Option(
-      names = "--include-namespaces",
-      split = ",",
-      paramLabel = "NS",
-      description = "Namespaces to back up (default: all, also written *).")
-  List<String> includeNamespaces;
-
-  @Option(
-      names = "--exclude-namespaces",
-      split = ",",
-      paramLabel = "NS",
-      description = "Namespaces not to back up.")
-  List<String> excludeNamespaces;
-
-  @Option(
-      names = "--include-resources",
-      split = ",",
-      paramLabel = "RESOURCE",
-      description =
-          "Resources to back up, by plural name, with the group for non-core ones (configmaps,"
-              + " deployments.apps); default: all the operator collects.")
-  List<String> includeResources;
-
-  @Option(
-      names = "--exclude-resources",
-      split = ",",
-      paramLabel = "RESOURCE",
-      description = "Resources not to back up, named as for --include-resources.")
-  List<String> excludeResources;
-
-  @Option(
-      names = {"-l", "--selector"},
-      paramLabel = "KEY=VALUE[,...]",
-      description = "Only objects with all these labels.")
-  String selector;
+  @Mixin FilterOptions filters;
 
   @Option(
       names = "--ttl",
@@ -78,21 +44,14 @@ final class BackupSpecOptions {
               + " stele.dev/backup-volumes annotation names.")
   Boolean defaultVolumesToFsBackup;
 
-  @Option(
-      names = "--include-cluster-resources",
-      arity = "1",
-      paramLabel = "true|false",
-      description = "Whether the Namespace objects of the selected namespaces are backed up.")
-  Boolean includeClusterResources;
-
   /** The spec these options describe; a usage failure for anything malformed. */
   BackupSpec spec() {
     BackupSpec spec = new BackupSpec();
-    spec.includedNamespaces = KubeNames.namespaces("--include-namespaces", includeNamespaces);
-    spec.excludedNamespaces = KubeNames.namespaces("--exclude-namespaces", excludeNamespaces);
-    spec.includedResources = resources("--include-resources", includeResources);
-    spec.excludedResources = resources("--exclude-resources", excludeResources);
-    spec.labelSelector = KubeNames.selector("--selector", selector);
+    spec.includedNamespaces = filters.includedNamespaces();
+    spec.excludedNamespaces = filters.excludedNamespaces();
+    spec.includedResources = filters.includedResources();
+    spec.excludedResources = filters.excludedResources();
+    spec.labelSelector = filters.labelSelector();
     spec.ttl = ttl == null ? null : ttl(ttl);
     if (storageLocation != null) {
       spec.storageLocation = KubeNames.resourceName("--storage-location", storageLocation);
@@ -101,7 +60,7 @@ final class BackupSpecOptions {
       spec.repository = KubeNames.resourceName("--repository", repository);
     }
     spec.defaultVolumesToFsBackup = defaultVolumesToFsBackup;
-    spec.includeClusterResources = includeClusterResources;
+    spec.includeClusterResources = filters.includeClusterResources();
     return spec;
   }
 
@@ -118,19 +77,5 @@ final class BackupSpecOptions {
       throw CliException.usage("--ttl " + text + ": must be longer than zero");
     }
     return text.strip();
-  }
-
-  static List<String> resources(String option, List<String> names) {
-    if (names == null) {
-      return null;
-    }
-    List<String> out = names.stream().map(String::strip).toList();
-    for (String n : out) {
-      if (n.isEmpty() || n.contains(" ") || n.contains("/")) {
-        throw CliException.usage(
-            option + " '" + n + "': name resources by plural name, such as deployments.apps");
-      }
-    }
-    return out;
   }
 }

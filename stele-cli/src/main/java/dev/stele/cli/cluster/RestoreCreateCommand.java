@@ -23,7 +23,8 @@ import picocli.CommandLine.Parameters;
  */
 @Command(
     name = "create",
-    description = "Create a Restore of a Backup; the operator recreates what it selects.")
+    description = "Create a Restore of a Backup; the operator recreates what it selects.",
+    resourceBundle = "dev.stele.cli.cluster.RestoreCreateCommand")
 public final class RestoreCreateCommand extends ClusterCommand {
   private static final DateTimeFormatter SUFFIX =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
@@ -48,46 +49,7 @@ public final class RestoreCreateCommand extends ClusterCommand {
       description = "Restore namespace OLD into NEW, such as prod:staging.")
   List<String> mappings;
 
-  @Option(
-      names = "--include-namespaces",
-      split = ",",
-      paramLabel = "NS",
-      description = "Namespaces, as backed up, to restore (default: all).")
-  List<String> includeNamespaces;
-
-  @Option(
-      names = "--exclude-namespaces",
-      split = ",",
-      paramLabel = "NS",
-      description = "Namespaces not to restore.")
-  List<String> excludeNamespaces;
-
-  @Option(
-      names = "--include-resources",
-      split = ",",
-      paramLabel = "RESOURCE",
-      description = "Resources to restore, such as configmaps or deployments.apps (default: all).")
-  List<String> includeResources;
-
-  @Option(
-      names = "--exclude-resources",
-      split = ",",
-      paramLabel = "RESOURCE",
-      description = "Resources not to restore.")
-  List<String> excludeResources;
-
-  @Option(
-      names = "--include-cluster-resources",
-      arity = "1",
-      paramLabel = "true|false",
-      description = "Whether Namespace objects are restored (default: true).")
-  Boolean includeClusterResources;
-
-  @Option(
-      names = {"-l", "--selector"},
-      paramLabel = "KEY=VALUE[,...]",
-      description = "Only objects with all these labels.")
-  String selector;
+  @Mixin FilterOptions filters;
 
   @Option(
       names = "--existing-resource-policy",
@@ -160,12 +122,12 @@ public final class RestoreCreateCommand extends ClusterCommand {
     RestoreSpec spec = new RestoreSpec();
     spec.backupName = backup;
     spec.namespaceMapping = KubeNames.mappings("--namespace-mappings", mappings);
-    spec.includedNamespaces = KubeNames.namespaces("--include-namespaces", includeNamespaces);
-    spec.excludedNamespaces = KubeNames.namespaces("--exclude-namespaces", excludeNamespaces);
-    spec.includedResources = BackupSpecOptions.resources("--include-resources", includeResources);
-    spec.excludedResources = BackupSpecOptions.resources("--exclude-resources", excludeResources);
-    spec.includeClusterResources = includeClusterResources;
-    spec.labelSelector = KubeNames.selector("--selector", selector);
+    spec.includedNamespaces = filters.includedNamespaces();
+    spec.excludedNamespaces = filters.excludedNamespaces();
+    spec.includedResources = filters.includedResources();
+    spec.excludedResources = filters.excludedResources();
+    spec.includeClusterResources = filters.includeClusterResources();
+    spec.labelSelector = filters.labelSelector();
     if (existingResourcePolicy != null) {
       String p = existingResourcePolicy.strip().toLowerCase(Locale.ROOT);
       if (!p.equals("none") && !p.equals("update")) {
