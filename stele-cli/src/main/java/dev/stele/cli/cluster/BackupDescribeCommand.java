@@ -12,9 +12,7 @@ import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -34,29 +32,14 @@ final class BackupDescribeCommand extends ClusterCommand {
     BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
     BackupStatus s = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
     Details d = new Details(out());
-    metadata(
+    Describe.header(d, backup, namespace, s.phase, s.message, s.errors, s.warnings);
+    Describe.filters(
         d,
-        backup.getMetadata().getName(),
-        namespace,
-        backup.getMetadata().getLabels(),
-        backup.getMetadata().getAnnotations());
-    d.field("Phase", BackupGetCommand.phase(s.phase));
-    if (s.message != null && !s.message.isBlank()) {
-      d.field("Message", s.message);
-    }
-    d.end();
-    d.field("Errors", s.errors == null ? 0 : s.errors);
-    d.field("Warnings", s.warnings == null ? 0 : s.warnings);
-    d.heading("Namespaces");
-    d.field("Included", KubeNames.list(spec.includedNamespaces, "*"));
-    d.field("Excluded", KubeNames.list(spec.excludedNamespaces, "<none>"));
-    d.heading("Resources");
-    d.field("Included", KubeNames.list(spec.includedResources, "*"));
-    d.field("Excluded", KubeNames.list(spec.excludedResources, "<none>"));
-    d.field(
-        "Cluster-scoped",
-        Boolean.FALSE.equals(spec.includeClusterResources) ? "excluded" : "included");
-    d.end();
+        spec.includedNamespaces,
+        spec.excludedNamespaces,
+        spec.includedResources,
+        spec.excludedResources,
+        spec.includeClusterResources);
     d.field("Label selector", KubeNames.selector(spec.labelSelector));
     String location = location(spec, s);
     d.field("Storage location", location);
@@ -68,10 +51,7 @@ final class BackupDescribeCommand extends ClusterCommand {
     d.field("TTL", spec.ttl != null ? spec.ttl : "720h (default)");
     d.field("Default volumes to fs backup", Boolean.TRUE.equals(spec.defaultVolumesToFsBackup));
     d.end();
-    d.field("Created", Format.apiTime(backup.getMetadata().getCreationTimestamp()));
-    d.field("Started", Format.apiTime(s.startTimestamp));
-    d.field("Completed", Format.apiTime(s.completionTimestamp));
-    d.end();
+    Describe.times(d, backup, s.startTimestamp, s.completionTimestamp);
     d.field("Items backed up", s.items == null ? "-" : s.items);
     if (s.chunksNew != null) {
       d.field("Chunks added", s.chunksNew);
@@ -84,35 +64,6 @@ final class BackupDescribeCommand extends ClusterCommand {
     volumes(d, backup, s);
     d.end();
     return ExitCode.OK;
-  }
-
-  static void metadata(
-      Details d,
-      String name,
-      String namespace,
-      Map<String, String> labels,
-      Map<String, String> annotations) {
-    d.field("Name", name);
-    d.field("Namespace", namespace);
-    d.field("Labels", pairs(labels));
-    d.field("Annotations", pairs(annotations));
-    d.end();
-  }
-
-  private static String pairs(Map<String, String> map) {
-    if (map == null || map.isEmpty()) {
-      return "<none>";
-    }
-    StringBuilder s = new StringBuilder();
-    map.entrySet().stream()
-        .sorted(Map.Entry.comparingByKey())
-        .forEach(
-            e ->
-                s.append(s.isEmpty() ? "" : ",")
-                    .append(e.getKey())
-                    .append('=')
-                    .append(e.getValue()));
-    return s.toString();
   }
 
   /** The location the backup went to: its repository's, else the one its spec names. */
@@ -158,7 +109,7 @@ final class BackupDescribeCommand extends ClusterCommand {
 
   private void volumes(Details d, Backup backup, BackupStatus s) {
     String uid = backup.getMetadata().getUid();
-    List<PodVolumeBackup> pvbs =
+    List<Describe.Volume> volumes =
         client.resources(PodVolumeBackup.class).inNamespace(namespace).list().getItems().stream()
             .filter(p -> p.getSpec() != null && name.equals(p.getSpec().backupName))
             .filter(
@@ -166,54 +117,12 @@ final class BackupDescribeCommand extends ClusterCommand {
                     uid == null
                         || p.getSpec().backupUID == null
                         || uid.equals(p.getSpec().backupUID))
-            .sorted(Comparator.comparing(BackupDescribeCommand::volumePath))
+            .map(
+                p -> {
+                  PodVolumeStatus v = p.getStatus() == null ? new PodVolumeStatus() : p.getStatus();
+                  return new Describe.Volume(p.getSpec().pod, p.getSpec().volume, v, v.snapshotID);
+                })
             .toList();
-    String counts =
-        s.volumes == null
-            ? ""
-            : " "
-                + s.volumes
-                + " selected, "
-                + (s.volumesCompleted == null ? 0 : s.volumesCompleted)
-                + " completed, "
-                + (s.volumesFailed == null ? 0 : s.volumesFailed)
-                + " failed";
-    if (pvbs.isEmpty()) {
-      d.end();
-      d.field("Volumes", counts.isEmpty() ? "<none>" : counts.strip());
-      return;
-    }
-    d.heading("Volumes" + (counts.isEmpty() ? "" : " (" + counts.strip() + ")"));
-    Table t = new Table("VOLUME", "PHASE", "BYTES", "SNAPSHOT", "MESSAGE");
-    for (PodVolumeBackup p : pvbs) {
-      PodVolumeStatus v = p.getStatus() == null ? new PodVolumeStatus() : p.getStatus();
-      t.row(
-          volumePath(p),
-          BackupGetCommand.phase(v.phase),
-          bytes(v),
-          v.snapshotID == null ? "-" : shortId(v.snapshotID),
-          v.message == null ? "" : v.message);
-    }
-    t.lines().forEach(d::line);
-  }
-
-  private static String volumePath(PodVolumeBackup p) {
-    var pod = p.getSpec().pod;
-    return (pod == null ? "?/?" : pod.namespace + "/" + pod.name) + "/" + p.getSpec().volume;
-  }
-
-  /** The first 8 hex digits, enough for {@code stele ls} and {@code stele restore}. */
-  static String shortId(String id) {
-    return id.length() > 8 ? id.substring(0, 8) : id;
-  }
-
-  static String bytes(PodVolumeStatus v) {
-    if (v.bytesDone == null) {
-      return "-";
-    }
-    return Format.bytes(v.bytesDone)
-        + (v.bytesTotal != null && !v.bytesTotal.equals(v.bytesDone)
-            ? " of " + Format.bytes(v.bytesTotal)
-            : "");
+    Describe.volumes(d, s.volumes, s.volumesCompleted, s.volumesFailed, volumes);
   }
 }
