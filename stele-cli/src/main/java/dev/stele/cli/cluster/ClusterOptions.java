@@ -84,9 +84,14 @@ final class ClusterOptions {
    * (tests and the demo inject one; fabric8 reads the process's itself), else null.
    */
   private File kubeconfigFile(CliEnvironment env) {
-    if (kubeconfig != null) {
-      return kubeconfig.toFile();
-    }
+    return kubeconfig != null ? kubeconfig.toFile() : injectedKubeconfig(env);
+  }
+
+  /**
+   * The first file of this environment's KUBECONFIG when it differs from the process's, else null:
+   * fabric8 reads the process's itself.
+   */
+  static File injectedKubeconfig(CliEnvironment env) {
     String variable = env.variable("KUBECONFIG");
     if (variable != null
         && !variable.isBlank()

@@ -5,7 +5,6 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.File;
-import java.util.Objects;
 
 /**
  * The Kubernetes client of the commands that run in a cluster ({@code operator}, {@code
@@ -19,15 +18,9 @@ final class KubeClients {
    * environment names a different KUBECONFIG (tests and the demo inject one).
    */
   static KubernetesClient client(CliEnvironment env) {
-    String kubeconfig = env.variable("KUBECONFIG");
-    if (kubeconfig != null
-        && !kubeconfig.isBlank()
-        && !Objects.equals(kubeconfig, System.getenv("KUBECONFIG"))) {
-      String first = kubeconfig.split(File.pathSeparator)[0];
-      return new KubernetesClientBuilder()
-          .withConfig(Config.fromKubeconfig(new File(first)))
-          .build();
-    }
-    return new KubernetesClientBuilder().build();
+    File kubeconfig = ClusterOptions.injectedKubeconfig(env);
+    return kubeconfig != null
+        ? new KubernetesClientBuilder().withConfig(Config.fromKubeconfig(kubeconfig)).build()
+        : new KubernetesClientBuilder().build();
   }
 }

@@ -1,16 +1,12 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
-import dev.stele.cli.ExitCode;
-import dev.stele.cli.StelCommand;
 import dev.stele.operator.Settings;
 import dev.stele.operator.volume.NodeAgent;
 import dev.stele.operator.volume.NodeSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -26,7 +22,7 @@ import picocli.CommandLine.Option;
             + " reads and writes the node's pod volumes under the kubelet's directory. Uses the"
             + " in-cluster service account or the kubeconfig (KUBECONFIG); WATCH_NAMESPACE limits"
             + " it to one namespace.")
-public final class NodeAgentCommand extends StelCommand {
+public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
   @Option(
       names = "--node",
       paramLabel = "NAME",
@@ -41,56 +37,38 @@ public final class NodeAgentCommand extends StelCommand {
           "The kubelet's root directory; pod volumes are under DIR/pods. Default: ${DEFAULT-VALUE}.")
   Path kubeletRoot;
 
+  private String nodeName;
+  private NodeSettings settings;
+
+  public NodeAgentCommand() {
+    super("node-agent");
+  }
+
   @Override
-  public Integer call() throws Exception {
-    String name = node != null ? node : env().variable("NODE_NAME");
-    if (name == null || name.isBlank()) {
+  void check() {
+    nodeName = node != null ? node : env().variable("NODE_NAME");
+    if (nodeName == null || nodeName.isBlank()) {
       throw CliException.usage("which node? pass --node NAME or set NODE_NAME");
     }
     if (!Files.isDirectory(kubeletRoot.resolve("pods"))) {
       warn(kubeletRoot.resolve("pods") + " does not exist: is the kubelet's directory mounted?");
     }
-    CountDownLatch stopped = new CountDownLatch(1);
-    CountDownLatch closed = new CountDownLatch(1);
-    // As for the operator: on SIGTERM the JVM runs this hook and exits when it returns, so it waits
-    // (a while) until the agent has stopped. A backup or restore cut short is resumed or redone by
-    // the next agent on this node.
-    Thread hook =
-        new Thread(
-            () -> {
-              stopped.countDown();
-              try {
-                closed.await(20, TimeUnit.SECONDS);
-              } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-              }
-            },
-            "stele-node-agent-shutdown");
-    try (KubernetesClient client = KubeClients.client(env())) {
-      String namespace = env().variable("WATCH_NAMESPACE");
-      NodeSettings settings = new NodeSettings(name, kubeletRoot);
-      try (NodeAgent agent =
-          NodeAgent.start(client, Settings.defaults(), settings, namespace, true)) {
-        Runtime.getRuntime().addShutdownHook(hook);
-        out()
-            .println(
-                "stele node-agent running for node "
-                    + name
-                    + " against "
-                    + client.getMasterUrl()
-                    + (namespace == null || namespace.isBlank()
-                        ? " (all namespaces)"
-                        : " (namespace " + namespace + ")")
-                    + "; volumes under "
-                    + settings.kubeletRoot().resolve("pods"));
-        out().flush();
-        stopped.await();
-      }
-      out().println("stele node-agent stopped");
-      out().flush();
-    } finally {
-      closed.countDown();
-    }
-    return ExitCode.OK;
+    settings = new NodeSettings(nodeName, kubeletRoot);
+  }
+
+  // A backup or restore cut short is resumed or redone by the next agent on this node.
+  @Override
+  NodeAgent start(KubernetesClient client, String namespace) {
+    return NodeAgent.start(client, Settings.defaults(), settings, namespace, true);
+  }
+
+  @Override
+  String running(NodeAgent agent, String where) {
+    return "for node "
+        + nodeName
+        + " "
+        + where
+        + "; volumes under "
+        + settings.kubeletRoot().resolve("pods");
   }
 }
