@@ -1,6 +1,7 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.Cli;
+import dev.stele.cli.Main;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
@@ -45,6 +46,12 @@ final class ClusterFixture {
    * server, context {@code elsewhere} a closed port.
    */
   static void writeKubeconfig(Path file, String current, String server) throws IOException {
+    writeKubeconfig(file, current, server, "default");
+  }
+
+  /** As above, with {@code namespace} as context {@code mock}'s namespace. */
+  static void writeKubeconfig(Path file, String current, String server, String namespace)
+      throws IOException {
     Files.writeString(
         file,
         """
@@ -68,14 +75,52 @@ final class ClusterFixture {
           context:
             cluster: mock
             user: test
-            namespace: default
+            namespace: %s
         - name: elsewhere
           context:
             cluster: elsewhere
             user: test
         current-context: %s
         """
-            .formatted(server, current));
+            .formatted(server, namespace, current));
+  }
+
+  /**
+   * {@code stele args…} as a process of its own, the way a Deployment or DaemonSet runs it: a
+   * kubeconfig for {@code client}'s server in {@code dir} (context namespace {@link #NS}) named by
+   * KUBECONFIG, the other {@code variables} in its environment, stdout and stderr into {@code
+   * dir/stdout} and {@code dir/stderr}.
+   */
+  static Process start(
+      KubernetesClient client, Path dir, Map<String, String> variables, String... args)
+      throws IOException {
+    Path kubeconfig = dir.resolve("kubeconfig");
+    writeKubeconfig(kubeconfig, "mock", client.getMasterUrl().toString(), NS);
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.add("-cp");
+    command.add(System.getProperty("java.class.path"));
+    command.add(Main.class.getName());
+    command.addAll(List.of(args));
+    ProcessBuilder pb =
+        new ProcessBuilder(command)
+            .redirectOutput(dir.resolve("stdout").toFile())
+            .redirectError(dir.resolve("stderr").toFile());
+    pb.environment().put("KUBECONFIG", kubeconfig.toString());
+    pb.environment().putAll(variables);
+    return pb.start();
+  }
+
+  /**
+   * What a process from {@link #start} wrote to {@code dir/stdout} or {@code dir/stderr} so far.
+   */
+  static String output(Path dir, String stream) {
+    Path p = dir.resolve(stream);
+    try {
+      return Files.exists(p) ? Files.readString(p) : "";
+    } catch (IOException e) {
+      return "";
+    }
   }
 
   /** {@code stele args… --kubeconfig FILE}. */

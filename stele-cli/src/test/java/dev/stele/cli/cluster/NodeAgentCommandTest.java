@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
-import dev.stele.cli.Main;
 import dev.stele.crypto.KdfParams;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
@@ -155,47 +154,15 @@ class NodeAgentCommandTest {
         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - provisioning));
     Pod web = pod("web", "node-1");
     Path source = new RandomTree(5).files(30).writeTo(volume(web));
-    Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(
-        kubeconfig,
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: mock
-          cluster:
-            server: %s
-            insecure-skip-tls-verify: true
-        users:
-        - name: test
-          user:
-            token: test-token
-        contexts:
-        - name: mock
-          context:
-            cluster: mock
-            user: test
-            namespace: stele
-        current-context: mock
-        """
-            .formatted(client.getMasterUrl()));
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "node-agent",
-                "--kubelet-root",
-                dir.resolve("kubelet").toString())
-            .redirectOutput(dir.resolve("stdout").toFile())
-            .redirectError(dir.resolve("stderr").toFile());
-    pb.environment().put("KUBECONFIG", kubeconfig.toString());
-    pb.environment().put("WATCH_NAMESPACE", NS);
-    pb.environment().put("NODE_NAME", "node-1");
     long started = System.nanoTime();
-    Process process = pb.start();
+    Process process =
+        ClusterFixture.start(
+            client,
+            dir,
+            Map.of("WATCH_NAMESPACE", NS, "NODE_NAME", "node-1"),
+            "node-agent",
+            "--kubelet-root",
+            dir.resolve("kubelet").toString());
     try {
       String first =
           await(
@@ -322,18 +289,10 @@ class NodeAgentCommandTest {
   }
 
   private String stdout() {
-    return read(dir.resolve("stdout"));
+    return ClusterFixture.output(dir, "stdout");
   }
 
   private String stderr() {
-    return read(dir.resolve("stderr"));
-  }
-
-  private static String read(Path p) {
-    try {
-      return Files.exists(p) ? Files.readString(p) : "";
-    } catch (java.io.IOException e) {
-      return "";
-    }
+    return ClusterFixture.output(dir, "stderr");
   }
 }

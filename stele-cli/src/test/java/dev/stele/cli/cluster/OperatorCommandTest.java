@@ -2,7 +2,6 @@ package dev.stele.cli.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.stele.cli.Main;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -38,46 +37,10 @@ class OperatorCommandTest {
 
   @Test
   void startsServesMetricsValidatesAndStopsOnSigterm() throws Exception {
-    Path kubeconfig = dir.resolve("kubeconfig");
-    Files.writeString(
-        kubeconfig,
-        """
-        apiVersion: v1
-        kind: Config
-        clusters:
-        - name: mock
-          cluster:
-            server: %s
-            insecure-skip-tls-verify: true
-        users:
-        - name: test
-          user:
-            token: test-token
-        contexts:
-        - name: mock
-          context:
-            cluster: mock
-            user: test
-            namespace: stele
-        current-context: mock
-        """
-            .formatted(client.getMasterUrl()));
-    String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    ProcessBuilder pb =
-        new ProcessBuilder(
-                java,
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
-                "operator",
-                "--metrics-port",
-                "0")
-            .redirectOutput(dir.resolve("stdout").toFile())
-            .redirectError(dir.resolve("stderr").toFile());
-    pb.environment().put("KUBECONFIG", kubeconfig.toString());
-    pb.environment().put("WATCH_NAMESPACE", "stele");
     long started = System.nanoTime();
-    Process process = pb.start();
+    Process process =
+        ClusterFixture.start(
+            client, dir, Map.of("WATCH_NAMESPACE", "stele"), "operator", "--metrics-port", "0");
     try {
       String first = awaitStdout("stele operator running", 60);
       assertThat(first)
@@ -142,7 +105,7 @@ class OperatorCommandTest {
   }
 
   /** The first line of stdout that starts with {@code prefix}, waiting up to {@code seconds}. */
-  private String awaitStdout(String prefix, int seconds) throws Exception {
+  private String awaitStdout(String prefix, int seconds) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
     while (System.nanoTime() < deadline) {
       var line = stdout().lines().filter(l -> l.startsWith(prefix)).findFirst();
@@ -154,13 +117,11 @@ class OperatorCommandTest {
     return null;
   }
 
-  private String stdout() throws java.io.IOException {
-    Path p = dir.resolve("stdout");
-    return Files.exists(p) ? Files.readString(p) : "";
+  private String stdout() {
+    return ClusterFixture.output(dir, "stdout");
   }
 
-  private String stderr() throws java.io.IOException {
-    Path p = dir.resolve("stderr");
-    return Files.exists(p) ? Files.readString(p) : "";
+  private String stderr() {
+    return ClusterFixture.output(dir, "stderr");
   }
 }
