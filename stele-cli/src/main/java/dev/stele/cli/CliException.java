@@ -23,11 +23,11 @@ public final class CliException extends RuntimeException {
     return exitCode;
   }
 
-  static CliException usage(String message) {
+  public static CliException usage(String message) {
     return new CliException(ExitCode.USAGE, message);
   }
 
-  static CliException notFound(String message) {
+  public static CliException notFound(String message) {
     return new CliException(ExitCode.NOT_FOUND, message);
   }
 }

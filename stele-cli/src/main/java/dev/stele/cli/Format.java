@@ -10,14 +10,14 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 
 /** How numbers, sizes, times and JSON look in output. */
-final class Format {
+public final class Format {
   private static final DateTimeFormatter TIME =
       DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneId.systemDefault());
 
   private Format() {}
 
   /** {@code 1536} → {@code 1.5 KiB}. */
-  static String bytes(long n) {
+  public static String bytes(long n) {
     if (n < 1024) {
       return n + " B";
     }
@@ -49,18 +49,18 @@ final class Format {
   }
 
   /** Local time, to the second. */
-  static String time(Instant instant) {
+  public static String time(Instant instant) {
     return instant == null ? "-" : TIME.format(instant);
   }
 
   /** A timestamp as the Kubernetes API holds it (ISO-8601), in local time; the text if odd. */
-  static String apiTime(String iso) {
+  public static String apiTime(String iso) {
     Instant t = instant(iso);
     return t != null ? time(t) : iso == null || iso.isBlank() ? "-" : iso;
   }
 
   /** An ISO-8601 timestamp, or null if absent or unreadable. */
-  static Instant instant(String iso) {
+  public static Instant instant(String iso) {
     if (iso == null || iso.isBlank()) {
       return null;
     }
@@ -72,7 +72,7 @@ final class Format {
   }
 
   /** {@code 29d}, {@code 5h}, {@code 12m}, {@code 40s}: kubectl's short ages, rounded down. */
-  static String age(Duration d) {
+  public static String age(Duration d) {
     long s = Math.max(0, d.toSeconds());
     if (s >= 2 * 86400) {
       return s / 86400 + "d";

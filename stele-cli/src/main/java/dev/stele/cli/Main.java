@@ -2,6 +2,11 @@ package dev.stele.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import dev.stele.cli.cluster.BackupCommand;
+import dev.stele.cli.cluster.NodeAgentCommand;
+import dev.stele.cli.cluster.OperatorCommand;
+import dev.stele.cli.cluster.RestoreWaitCommand;
+import dev.stele.cli.cluster.ScheduleCommand;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;

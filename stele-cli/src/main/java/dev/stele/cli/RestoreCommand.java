@@ -1,5 +1,8 @@
 package dev.stele.cli;
 
+import dev.stele.cli.cluster.RestoreCreateCommand;
+import dev.stele.cli.cluster.RestoreDescribeCommand;
+import dev.stele.cli.cluster.RestoreGetCommand;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Restore;
 import dev.stele.snapshot.RestoreListener;

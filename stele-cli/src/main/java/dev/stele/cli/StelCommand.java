@@ -6,23 +6,23 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** Base of the leaf commands: access to the {@link CliEnvironment} the root command was given. */
-abstract class StelCommand implements Callable<Integer> {
+public abstract class StelCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  CliEnvironment env() {
+  protected CliEnvironment env() {
     return ((Main) spec.root().userObject()).env;
   }
 
-  PrintWriter out() {
+  protected PrintWriter out() {
     return env().out();
   }
 
-  PrintWriter err() {
+  protected PrintWriter err() {
     return env().err();
   }
 
   /** Prints a warning line on standard error. */
-  void warn(String message) {
+  protected void warn(String message) {
     err().println("warning: " + message);
   }
 }

@@ -10,28 +10,28 @@ import java.util.List;
 import java.util.Map;
 
 /** Runs {@code stele} in-process with scripted environment variables and captured output. */
-final class Cli {
-  final Map<String, String> variables = new HashMap<>();
-  final Deque<String> typed = new ArrayDeque<>();
-  boolean terminal;
+public final class Cli {
+  public final Map<String, String> variables = new HashMap<>();
+  public final Deque<String> typed = new ArrayDeque<>();
+  public boolean terminal;
 
   /** The outcome of one run. */
-  record Run(int exitCode, byte[] stdoutBytes, String stderr) {
-    String stdout() {
+  public record Run(int exitCode, byte[] stdoutBytes, String stderr) {
+    public String stdout() {
       return new String(stdoutBytes, StandardCharsets.UTF_8);
     }
 
-    List<String> errorLines() {
+    public List<String> errorLines() {
       return stderr.lines().toList();
     }
   }
 
-  Cli(String repo, String password) {
+  public Cli(String repo, String password) {
     variables.put("STELE_REPO", repo);
     variables.put("STELE_PASSWORD", password);
   }
 
-  Cli with(String variable, String value) {
+  public Cli with(String variable, String value) {
     if (value == null) {
       variables.remove(variable);
     } else {
@@ -40,7 +40,7 @@ final class Cli {
     return this;
   }
 
-  Run run(String... args) {
+  public Run run(String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CliEnvironment.Terminal term =

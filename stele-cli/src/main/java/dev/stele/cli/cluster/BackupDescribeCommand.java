@@ -1,0 +1,128 @@
+package dev.stele.cli.cluster;
+
+import dev.stele.cli.ExitCode;
+import dev.stele.cli.Format;
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupSpec;
+import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumeStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code stele backup describe NAME}: what the Backup's status and spec hold, its pod volumes (from
+ * its PodVolumeBackups) and its retention (the expiry, and the lock its location gives every blob).
+ */
+@Command(name = "describe", description = "Show a Backup: phase, times, filters, volumes.")
+final class BackupDescribeCommand extends ClusterCommand {
+  @Parameters(paramLabel = "NAME", description = "The Backup.")
+  String name;
+
+  @Override
+  int run() {
+    Backup backup = require(Backup.class, "backup", name);
+    BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
+    BackupStatus s = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
+    Details d = new Details(out());
+    Describe.header(d, backup, namespace, s.phase, s.message, s.errors, s.warnings);
+    Describe.filters(
+        d,
+        spec.includedNamespaces,
+        spec.excludedNamespaces,
+        spec.includedResources,
+        spec.excludedResources,
+        spec.includeClusterResources);
+    d.field("Label selector", KubeNames.selector(spec.labelSelector));
+    String location = location(spec, s);
+    d.field("Storage location", location);
+    d.field(
+        "Repository",
+        s.repository != null
+            ? s.repository
+            : spec.repository != null ? spec.repository : "<the location's default>");
+    d.field("TTL", spec.ttl != null ? spec.ttl : "720h (default)");
+    d.field("Default volumes to fs backup", Boolean.TRUE.equals(spec.defaultVolumesToFsBackup));
+    d.end();
+    Describe.times(d, backup, s.startTimestamp, s.completionTimestamp);
+    d.field("Items backed up", s.items == null ? "-" : s.items);
+    if (s.chunksNew != null) {
+      d.field("Chunks added", s.chunksNew);
+    }
+    d.end();
+    d.field("Snapshot", s.snapshotID);
+    d.field("Manifest", s.manifest);
+    d.field("Resources snapshot", s.resourcesSnapshotID);
+    retention(d, s, location);
+    volumes(d, backup, s);
+    d.end();
+    return ExitCode.OK;
+  }
+
+  /** The location the backup went to: its repository's, else the one its spec names. */
+  private String location(BackupSpec spec, BackupStatus s) {
+    String repository = s.repository != null ? s.repository : spec.repository;
+    if (repository != null) {
+      BackupStorageLocationRepository r = get(BackupStorageLocationRepository.class, repository);
+      if (r != null && r.getSpec() != null && r.getSpec().backupStorageLocation != null) {
+        return r.getSpec().backupStorageLocation;
+      }
+    }
+    return spec.storageLocation != null ? spec.storageLocation : "default";
+  }
+
+  private void retention(Details d, BackupStatus s, String location) {
+    d.heading("Retention");
+    Instant expires = Format.instant(s.expiration);
+    Instant now = env().clock().instant();
+    d.field(
+        "Expires",
+        expires == null
+            ? "-"
+            : Format.apiTime(s.expiration)
+                + (expires.isAfter(now)
+                    ? " (in " + Format.age(Duration.between(now, expires)) + ")"
+                    : " (expired)"));
+    BackupStorageLocation bsl = get(BackupStorageLocation.class, location);
+    BackupStorageLocationStatus ls = bsl == null ? null : bsl.getStatus();
+    d.field("Location", location + (bsl == null ? " (does not exist)" : ""));
+    if (ls == null || ls.lock == null) {
+      d.field("Lock", "unknown: the location has not been validated");
+    } else {
+      d.field(
+          "Lock",
+          ls.lock
+              + " (versioning "
+              + Objects.requireNonNullElse(ls.versioning, "unknown")
+              + ", bucket default rule "
+              + Objects.requireNonNullElse(ls.defaultRetention, "unknown")
+              + ")");
+    }
+  }
+
+  private void volumes(Details d, Backup backup, BackupStatus s) {
+    String uid = backup.getMetadata().getUid();
+    List<Describe.Volume> volumes =
+        client.resources(PodVolumeBackup.class).inNamespace(namespace).list().getItems().stream()
+            .filter(p -> p.getSpec() != null && name.equals(p.getSpec().backupName))
+            .filter(
+                p ->
+                    uid == null
+                        || p.getSpec().backupUID == null
+                        || uid.equals(p.getSpec().backupUID))
+            .map(
+                p -> {
+                  PodVolumeStatus v = p.getStatus() == null ? new PodVolumeStatus() : p.getStatus();
+                  return new Describe.Volume(p.getSpec().pod, p.getSpec().volume, v, v.snapshotID);
+                })
+            .toList();
+    Describe.volumes(d, s.volumes, s.volumesCompleted, s.volumesFailed, volumes);
+  }
+}

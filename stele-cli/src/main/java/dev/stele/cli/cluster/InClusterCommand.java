@@ -1,0 +1,71 @@
+package dev.stele.cli.cluster;
+
+import dev.stele.cli.ExitCode;
+import dev.stele.cli.StelCommand;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Base of the commands that run a service inside a cluster until the process is stopped ({@code
+ * operator}, {@code node-agent}): connects with {@link KubeClients}, starts the service in the
+ * namespace WATCH_NAMESPACE names (all when unset), says so in one line, and on SIGTERM or SIGINT
+ * stops it and says so. Work cut short is resumed or redone by the next process.
+ */
+abstract class InClusterCommand<S extends AutoCloseable> extends StelCommand {
+  private final String name;
+
+  /** {@code name}: the command's, as in {@code stele NAME running …}. */
+  InClusterCommand(String name) {
+    this.name = name;
+  }
+
+  /** Checks the options before anything starts; a failure stops the command. */
+  void check() {}
+
+  /** Starts the service; {@code namespace} is null or blank for all namespaces. */
+  abstract S start(KubernetesClient client, String namespace) throws Exception;
+
+  /** The rest of the line {@code stele NAME running …}, given where: {@code against URL (ns)}. */
+  abstract String running(S service, String where);
+
+  @Override
+  public final Integer call() throws Exception {
+    check();
+    CountDownLatch stopped = new CountDownLatch(1);
+    CountDownLatch closed = new CountDownLatch(1);
+    // On SIGTERM the JVM runs this hook and exits when it returns: it waits (a while) until the
+    // service has stopped its informers and executors.
+    Thread hook =
+        new Thread(
+            () -> {
+              stopped.countDown();
+              try {
+                closed.await(20, TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            "stele-" + name + "-shutdown");
+    try (KubernetesClient client = KubeClients.client(env())) {
+      String namespace = env().variable("WATCH_NAMESPACE");
+      try (S service = start(client, namespace)) {
+        Runtime.getRuntime().addShutdownHook(hook);
+        String where =
+            "against "
+                + client.getMasterUrl()
+                + (namespace == null || namespace.isBlank()
+                    ? " (all namespaces)"
+                    : " (namespace " + namespace + ")");
+        out().println("stele " + name + " running " + running(service, where));
+        out().flush();
+        stopped.await();
+      }
+      out().println("stele " + name + " stopped");
+      out().flush();
+    } finally {
+      closed.countDown();
+    }
+    return ExitCode.OK;
+  }
+}

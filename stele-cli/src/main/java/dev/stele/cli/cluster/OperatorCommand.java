@@ -1,0 +1,43 @@
+package dev.stele.cli.cluster;
+
+import dev.stele.operator.Settings;
+import dev.stele.operator.SteleOperator;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code stele operator}: runs the Kubernetes operator until killed (SIGTERM, SIGINT), with the
+ * in-cluster service account or, outside a cluster, the current kubeconfig context ({@code
+ * KUBECONFIG}). {@code WATCH_NAMESPACE} keeps it in one namespace.
+ */
+@Command(
+    name = "operator",
+    description =
+        "Run the Kubernetes operator (BackupStorageLocation, BackupStorageLocationRepository)"
+            + " until stopped; uses the in-cluster service account or the kubeconfig"
+            + " (KUBECONFIG); WATCH_NAMESPACE limits it to one namespace.")
+public final class OperatorCommand extends InClusterCommand<SteleOperator> {
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      defaultValue = "8080",
+      description =
+          "Serve Prometheus metrics on /metrics at PORT (-1: none). Default: ${DEFAULT-VALUE}.")
+  int metricsPort;
+
+  public OperatorCommand() {
+    super("operator");
+  }
+
+  @Override
+  SteleOperator start(KubernetesClient client, String namespace) throws IOException {
+    return SteleOperator.start(client, Settings.defaults(), metricsPort, true, namespace);
+  }
+
+  @Override
+  String running(SteleOperator operator, String where) {
+    return where + "; metrics on port " + operator.metricsPort();
+  }
+}

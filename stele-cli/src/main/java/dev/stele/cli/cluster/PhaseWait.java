@@ -1,0 +1,96 @@
+package dev.stele.cli.cluster;
+
+import dev.stele.cli.CliException;
+import dev.stele.cli.ExitCode;
+import java.io.PrintWriter;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * {@code --wait}: reads a Backup's or Restore's phase again and again until it is final, printing
+ * each change (and the status message, which says what the operator waits for), then turns the
+ * final phase into an exit code: Completed 0, PartiallyFailed {@link ExitCode#WARNINGS}, Failed
+ * {@link ExitCode#ERROR}. Stopping the command stops the waiting, never the work.
+ */
+final class PhaseWait {
+  static final String COMPLETED = "Completed";
+  static final String PARTIALLY_FAILED = "PartiallyFailed";
+  static final String FAILED = "Failed";
+  private static final Set<String> FINAL = Set.of(COMPLETED, PARTIALLY_FAILED, FAILED);
+
+  /** A phase and its message as last read. */
+  record State(String phase, String message) {}
+
+  private PhaseWait() {}
+
+  static boolean isFinal(String phase) {
+    return phase != null && FINAL.contains(phase);
+  }
+
+  /**
+   * Waits for {@code kind name} to reach a final phase; {@code read} returns null once the resource
+   * is gone.
+   */
+  static State await(
+      String kind, String name, Supplier<State> read, Duration interval, PrintWriter out)
+      throws InterruptedException {
+    out.printf(
+        "Waiting for %s %s to finish; stopping this command does not stop the %s.%n",
+        kind, name, kind);
+    String shown = null;
+    while (true) {
+      State state = read.get();
+      if (state == null) {
+        throw new CliException(
+            ExitCode.ERROR, kind + " " + name + " was deleted while waiting for it");
+      }
+      String line =
+          (state.phase() == null ? "New" : state.phase())
+              + (state.message() == null || state.message().isBlank()
+                  ? ""
+                  : ": " + state.message());
+      if (!Objects.equals(line, shown)) {
+        out.println("  " + line);
+        out.flush();
+        shown = line;
+      }
+      if (isFinal(state.phase())) {
+        return state;
+      }
+      Thread.sleep(interval.toMillis());
+    }
+  }
+
+  /**
+   * The exit code of a finished {@code kind name}: prints how it ended and what to run next; a
+   * Failed one is a failure with its message.
+   */
+  static int outcome(
+      String kind, String name, State state, String describe, PrintWriter out, PrintWriter err) {
+    if (FAILED.equals(state.phase())) {
+      throw new CliException(
+          ExitCode.ERROR,
+          kind + " " + name + " failed" + (state.message() == null ? "" : ": " + state.message()));
+    }
+    out.printf(
+        "%s %s finished with status %s. Run '%s' for details.%n",
+        capitalized(kind), name, state.phase(), describe);
+    if (PARTIALLY_FAILED.equals(state.phase())) {
+      err.println(
+          "warning: "
+              + kind
+              + " "
+              + name
+              + " partially failed"
+              + (state.message() == null ? "" : ": " + state.message()));
+      return ExitCode.WARNINGS;
+    }
+    return ExitCode.OK;
+  }
+
+  private static String capitalized(String s) {
+    return Character.toUpperCase(s.charAt(0)) + s.substring(1);
+  }
+}

@@ -1,0 +1,142 @@
+package dev.stele.cli.cluster;
+
+import dev.stele.cli.CliException;
+import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.RestoreSpec;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import java.time.Duration;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+import java.util.Locale;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code stele restore create [NAME] --from-backup B}: a Restore resource; the operator recreates
+ * the backup's objects (and fills its pod volumes) in this cluster. The backup must exist and have
+ * finished with its data written (Completed or PartiallyFailed); nothing is created otherwise.
+ */
+@Command(
+    name = "create",
+    description = "Create a Restore of a Backup; the operator recreates what it selects.",
+    resourceBundle = "dev.stele.cli.cluster.RestoreCreateCommand")
+public final class RestoreCreateCommand extends ClusterCommand {
+  private static final DateTimeFormatter SUFFIX =
+      DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
+
+  @Parameters(
+      paramLabel = "NAME",
+      arity = "0..1",
+      description = "The Restore's name (default: <backup>-<yyyyMMddHHmmss>, in UTC).")
+  String name;
+
+  @Option(
+      names = "--from-backup",
+      required = true,
+      paramLabel = "BACKUP",
+      description = "The Backup to restore.")
+  String backup;
+
+  @Option(
+      names = "--namespace-mappings",
+      split = ",",
+      paramLabel = "OLD:NEW",
+      description = "Restore namespace OLD into NEW, such as prod:staging.")
+  List<String> mappings;
+
+  @Mixin FilterOptions filters;
+
+  @Option(
+      names = "--existing-resource-policy",
+      paramLabel = "none|update",
+      description =
+          "An object that already exists: none leaves it (default, a warning), update replaces it.")
+  String existingResourcePolicy;
+
+  @Option(
+      names = "--restore-volumes",
+      arity = "1",
+      paramLabel = "true|false",
+      description = "Whether pod volume data is restored (default: true).")
+  Boolean restoreVolumes;
+
+  @Mixin WaitOptions wait;
+
+  @Override
+  int run() throws Exception {
+    KubeNames.resourceName("--from-backup", backup);
+    RestoreSpec spec = spec();
+    Duration interval = wait.interval();
+    String restore =
+        KubeNames.resourceName(
+            "restore name",
+            name != null ? name : backup + "-" + SUFFIX.format(env().clock().instant()));
+    Backup from = require(Backup.class, "backup", backup);
+    String phase = from.getStatus() == null ? null : from.getStatus().phase;
+    if (PhaseWait.FAILED.equals(phase)) {
+      throw new CliException(
+          ExitCode.ERROR, "backup " + backup + " failed: it holds nothing to restore");
+    }
+    if (!PhaseWait.isFinal(phase)) {
+      throw new CliException(
+          ExitCode.ERROR,
+          "backup "
+              + backup
+              + " is "
+              + BackupGetCommand.phase(phase)
+              + ": restore it once it is Completed or PartiallyFailed");
+    }
+    Restore r = new Restore();
+    r.setMetadata(new ObjectMetaBuilder().withName(restore).withNamespace(namespace).build());
+    r.setSpec(spec);
+    create(r, "restore");
+    out().printf("Restore request \"%s\" submitted to namespace %s.%n", restore, namespace);
+    String describe = "stele restore describe " + restore + namespaceFlag();
+    if (!wait.wait) {
+      out().printf("Run '%s' for details.%n", describe);
+      return ExitCode.OK;
+    }
+    PhaseWait.State end =
+        PhaseWait.await(
+            "restore",
+            restore,
+            () -> {
+              Restore x = get(Restore.class, restore);
+              return x == null
+                  ? null
+                  : x.getStatus() == null
+                      ? new PhaseWait.State(null, null)
+                      : new PhaseWait.State(x.getStatus().phase, x.getStatus().message);
+            },
+            interval,
+            out());
+    return PhaseWait.outcome("restore", restore, end, describe, out(), err());
+  }
+
+  private RestoreSpec spec() {
+    RestoreSpec spec = new RestoreSpec();
+    spec.backupName = backup;
+    spec.namespaceMapping = KubeNames.mappings("--namespace-mappings", mappings);
+    spec.includedNamespaces = filters.includedNamespaces();
+    spec.excludedNamespaces = filters.excludedNamespaces();
+    spec.includedResources = filters.includedResources();
+    spec.excludedResources = filters.excludedResources();
+    spec.includeClusterResources = filters.includeClusterResources();
+    spec.labelSelector = filters.labelSelector();
+    if (existingResourcePolicy != null) {
+      String p = existingResourcePolicy.strip().toLowerCase(Locale.ROOT);
+      if (!p.equals("none") && !p.equals("update")) {
+        throw CliException.usage(
+            "--existing-resource-policy " + existingResourcePolicy + ": use none or update");
+      }
+      spec.existingResourcePolicy = p;
+    }
+    spec.restorePVs = restoreVolumes;
+    return spec;
+  }
+}

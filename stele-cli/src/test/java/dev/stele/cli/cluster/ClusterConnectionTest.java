@@ -1,0 +1,104 @@
+package dev.stele.cli.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.cli.Cli;
+import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.Backup;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.IOException;
+import java.nio.file.Path;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How the cluster commands find the cluster: {@code --kubeconfig}, {@code KUBECONFIG}, {@code
+ * --context}, {@code -n} and {@code STELE_NAMESPACE}; and what a person sees when the kubeconfig or
+ * the API server is not there.
+ */
+@EnableKubernetesMockClient(crud = true)
+class ClusterConnectionTest {
+  KubernetesClient client;
+  @TempDir Path dir;
+  ClusterFixture k8s;
+
+  @BeforeEach
+  void setUp() throws IOException {
+    k8s = new ClusterFixture(client, dir);
+    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
+  }
+
+  @Test
+  void theKubeconfigVariableIsReadLikeTheOption() {
+    Cli.Run run = k8s.cli.with("KUBECONFIG", k8s.kubeconfig.toString()).run("backup", "get");
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    assertThat(run.stdout()).contains("nightly");
+  }
+
+  @Test
+  void contextChoosesTheClusterAndAnUnknownOneIsOneLine() throws IOException {
+    Path other = dir.resolve("elsewhere.kubeconfig");
+    ClusterFixture.writeKubeconfig(other, "elsewhere", client.getMasterUrl().toString());
+
+    Cli.Run chosen =
+        k8s.cli.run("backup", "get", "--kubeconfig", other.toString(), "--context", "mock");
+    assertThat(chosen.exitCode()).as(chosen.stderr()).isZero();
+    assertThat(chosen.stdout()).contains("nightly");
+
+    Cli.Run unknown =
+        k8s.cli.run("backup", "get", "--kubeconfig", other.toString(), "--context", "nope");
+    assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(unknown.errorLines())
+        .containsExactly("stele: --context nope: no such context in " + other);
+  }
+
+  @Test
+  void anUnreachableApiServerIsOneLineNamingIt() throws IOException {
+    Path other = dir.resolve("elsewhere.kubeconfig");
+    ClusterFixture.writeKubeconfig(other, "elsewhere", client.getMasterUrl().toString());
+
+    long t0 = System.nanoTime();
+    Cli.Run run = k8s.cli.run("backup", "get", "--kubeconfig", other.toString());
+    long ms = (System.nanoTime() - t0) / 1_000_000;
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.errorLines()).hasSize(1);
+    assertThat(run.stderr())
+        .startsWith(
+            "stele: cannot reach the Kubernetes API server at https://127.0.0.1:1/: connection"
+                + " refused")
+        .doesNotContain("\tat ");
+    assertThat(ms).as("a person waits for the answer").isLessThan(5_000);
+
+    Cli.Run debug = k8s.cli.run("backup", "get", "--kubeconfig", other.toString(), "--debug");
+    assertThat(debug.stderr()).contains("\tat ");
+  }
+
+  @Test
+  void aMissingKubeconfigFileIsNotFound() {
+    Cli.Run run = k8s.cli.run("backup", "get", "--kubeconfig", dir.resolve("nope").toString());
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(run.errorLines())
+        .containsExactly("stele: " + dir.resolve("nope") + ": no such kubeconfig file");
+  }
+
+  @Test
+  void theNamespaceComesFromTheOptionThenTheVariableThenStele() {
+    assertThat(k8s.run("backup", "create", "a", "-n", "team").exitCode()).isZero();
+    assertThat(
+            k8s.cli
+                .with("STELE_NAMESPACE", "other")
+                .run("backup", "create", "b", "--kubeconfig", k8s.kubeconfig.toString())
+                .exitCode())
+        .isZero();
+
+    assertThat(client.resources(Backup.class).inNamespace("team").withName("a").get()).isNotNull();
+    assertThat(client.resources(Backup.class).inNamespace("other").withName("b").get()).isNotNull();
+    // the kubeconfig context's namespace (default) is not where Stele's resources are
+    assertThat(client.resources(Backup.class).inNamespace("default").list().getItems()).isEmpty();
+  }
+}
