@@ -3,6 +3,7 @@ package dev.stele.operator.restore;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.SmallSnapshot;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
