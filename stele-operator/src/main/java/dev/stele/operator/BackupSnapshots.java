@@ -6,7 +6,6 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -215,20 +214,7 @@ final class BackupSnapshots {
    * small blob each); parts are labelled differently and never match.
    */
   SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
-    String uid = uid(backup);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (dev.stele.blob.BlobNotFoundException e) {
-        continue;
-      }
-      if (uid.equals(m.labels().get(StelApi.BACKUP_UID_LABEL))
-          && m.tags().contains(StelApi.BACKUP_TAG)) {
-        return new SnapshotCatalog.Entry(id, m);
-      }
-    }
-    return null;
+    return SmallSnapshot.find(repo, StelApi.BACKUP_TAG, StelApi.BACKUP_UID_LABEL, uid(backup));
   }
 
   /** {@code backup.log} of a backup's snapshot. */

@@ -1,5 +1,7 @@
 package dev.stele.operator;
 
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -16,7 +18,9 @@ import java.util.Map;
  * {@code restore.json}) and subtrees already in the repository, in a {@link TreeBuilder}. Every
  * blob it writes is created retained until the snapshot's expiry; before the manifest exists, the
  * blobs it reuses, the format and the key blobs are extended to it ({@link
- * ChunkWriter#extendReused}), as a backup of files does. The manifest is written last, once.
+ * ChunkWriter#extendReused}), as a backup of files does. The manifest is written last, once; one
+ * written for a resource is found again by its labels ({@link #find}), so it is never written
+ * twice.
  *
  * <p>Usage: {@link #start}, add to {@link #root} (with {@link #writer} for chunks), {@link #write},
  * close. Not thread-safe.
@@ -86,6 +90,28 @@ public final class SmallSnapshot implements Closeable {
       Counts counts = new Counts(files.size(), snapshot.root.directories(), bytes, files.size(), 0);
       return snapshot.write(path, tags, labels, counts, null).id();
     }
+  }
+
+  /**
+   * The snapshot tagged {@code tag} whose label {@code label} is {@code value}, forgotten or not,
+   * or null. Every manifest is read (one small blob each). A snapshot written once for one resource
+   * (a backup's manifest, a restore's results) is looked for this way before it is written.
+   */
+  public static SnapshotCatalog.Entry find(Repository repo, String tag, String label, String value)
+      throws IOException {
+    SnapshotCatalog catalog = new SnapshotCatalog(repo);
+    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
+      SnapshotManifest m;
+      try {
+        m = catalog.read(id);
+      } catch (BlobNotFoundException e) {
+        continue;
+      }
+      if (m.tags().contains(tag) && value.equals(m.labels().get(label))) {
+        return new SnapshotCatalog.Entry(id, m);
+      }
+    }
+    return null;
   }
 
   /** Stores the chunks of the snapshot's files and trees. */
