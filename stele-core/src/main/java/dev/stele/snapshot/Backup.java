@@ -143,7 +143,8 @@ public final class Backup {
                   warnings.size(),
                   seconds),
               options.labels());
-      extendReused(manifest.retainUntil(repo.format().minimumRetention()));
+      // Before the manifest exists, what it depends on lasts as long as it does.
+      writer.extendReused(manifest.retainUntil(repo.format().minimumRetention()));
       Id id = new SnapshotCatalog(repo).write(manifest);
       return new Result(id, manifest, List.copyOf(warnings));
     } finally {
@@ -151,48 +152,6 @@ public final class Backup {
       readers.shutdownNow();
       sealers.shutdownNow();
       writer.close();
-    }
-  }
-
-  /**
-   * Before the manifest exists: every blob written earlier that the snapshot depends on — packs of
-   * reused chunks, the format blob, the key blobs — is made to last until the snapshot's expiry.
-   * New blobs were created with that retention, so from the moment the manifest exists, everything
-   * it references is retained as long as it is (write-once.md, "Retention follows the data's
-   * need"). Costs one retention read per reused pack; extensions carry a week of slack, so a daily
-   * backup extends a reused pack about once a week.
-   */
-  private void extendReused(Instant until) throws IOException {
-    if (repo.format().retentionMode() == dev.stele.blob.Retention.Mode.NONE) {
-      return;
-    }
-    List<String> names = new ArrayList<>(new java.util.TreeSet<>(writer.reusedPacks()));
-    names.add(dev.stele.repo.RepositoryFormat.BLOB);
-    for (dev.stele.blob.BlobInfo key : repo.store().list("keys/")) {
-      names.add(key.name());
-    }
-    // One or two requests per name on object storage: checked eight at a time, not one by one.
-    ExecutorService pool = executor("stele-retain", 8);
-    try {
-      List<Future<?>> checks = new ArrayList<>();
-      for (String name : names) {
-        checks.add(
-            pool.submit(
-                () -> {
-                  repo.ensureRetained(name, until);
-                  return null;
-                }));
-      }
-      for (Future<?> check : checks) {
-        check.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("backup interrupted");
-    } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 

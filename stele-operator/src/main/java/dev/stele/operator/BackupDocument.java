@@ -2,8 +2,6 @@ package dev.stele.operator;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.stele.k8s.api.BackupSpec;
 import java.io.IOException;
 import java.util.List;
@@ -55,17 +53,13 @@ public record BackupDocument(
     List<String> warnings,
     List<String> errors,
     String resourcesSnapshot,
-    List<Volume> volumes) {
+    List<Volume> volumes)
+    implements Documents.Versioned {
   public static final int VERSION = 1;
   public static final String FILE = "backup.json";
   public static final String LOG = "backup.log";
   public static final String RESOURCES = "resources";
   public static final String VOLUMES = "volumes";
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
   /**
    * One pod volume of the backup.
@@ -101,18 +95,10 @@ public record BackupDocument(
   }
 
   public byte[] encode() {
-    try {
-      return JSON.writeValueAsBytes(this);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return Documents.encode(this);
   }
 
   public static BackupDocument decode(byte[] json) throws IOException {
-    BackupDocument d = JSON.readValue(json, BackupDocument.class);
-    if (d.version() != VERSION) {
-      throw new IOException("backup.json version " + d.version() + " is not supported");
-    }
-    return d;
+    return Documents.decode(json, BackupDocument.class, FILE, VERSION);
   }
 }

@@ -1,18 +1,13 @@
 package dev.stele.operator;
 
-import dev.stele.blob.BlobInfo;
-import dev.stele.blob.Retention;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.repo.BlobKind;
-import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
-import dev.stele.repo.RepositoryFormat;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -28,7 +23,6 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeSet;
 
 /**
  * A backup's snapshots in its repository (the layout is {@link BackupDocument}'s).
@@ -43,9 +37,9 @@ import java.util.TreeSet;
  *       phase and counts, so listing snapshots is enough to know every backup.
  * </ul>
  *
- * Every blob either writes is created retained until the backup's expiration, and blobs it reuses
- * are extended to it before the manifest exists (write-once.md, "Retention follows the data's
- * need").
+ * Both are {@link SmallSnapshot}s: every blob either writes is created retained until the backup's
+ * expiration, and blobs it reuses are extended to it before the manifest exists (write-once.md,
+ * "Retention follows the data's need").
  */
 final class BackupSnapshots {
   private final Repository repo;
@@ -69,10 +63,8 @@ final class BackupSnapshots {
     Instant started = Instant.parse(status.startTimestamp);
     Instant expires = Instant.parse(status.expiration);
     BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
-    repo.reloadIndex();
-    repo.loadIndex();
-    try (ChunkWriter writer = repo.newWriter(2, expires)) {
-      ResourceCollector.Result r = collector.collect(spec, writer);
+    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 2, started, expires)) {
+      ResourceCollector.Result r = collector.collect(spec, snapshot.writer());
       BackupDocument doc =
           new BackupDocument(
               BackupDocument.VERSION,
@@ -94,35 +86,19 @@ final class BackupSnapshots {
       line(log, "collected " + r.items() + " objects (" + r.itemsNew() + " changed or new)");
       r.warnings().forEach(w -> line(log, "warning: " + w));
       r.errors().forEach(e -> line(log, "error: " + e));
-      TreeBuilder root = new TreeBuilder();
-      root.file(BackupDocument.FILE, doc.encode(), writer);
-      root.file(BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), writer);
+      TreeBuilder root = snapshot.root();
+      root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
+      root.file(
+          BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
       root.subtree(BackupDocument.RESOURCES, r.tree());
-      Id tree = root.write(writer);
-      writer.flush();
-      retainReused(writer, expires);
       Map<String, String> labels = new HashMap<>();
       labels.put(StelApi.PART_OF_LABEL, uid(backup));
       labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
       labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
-      SnapshotManifest manifest =
-          manifest(
-              started,
-              StelApi.RESOURCES_TAG,
-              tree,
-              expires,
-              new SnapshotManifest.Stats(
-                  r.items(),
-                  r.dirs(),
-                  r.bytes(),
-                  r.itemsNew(),
-                  writer.chunksStored(),
-                  writer.bytesNew(),
-                  writer.bytesStored(),
-                  r.errors().size(),
-                  seconds(started)),
-              labels);
-      return new Part(catalog.write(manifest), r);
+      var counts =
+          new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
+      Id id = snapshot.write("/", List.of(StelApi.RESOURCES_TAG), labels, counts, null).id();
+      return new Part(id, r);
     }
   }
 
@@ -205,12 +181,11 @@ final class BackupSnapshots {
             errors,
             resourcesPart.hex(),
             volumes);
-    repo.reloadIndex();
-    repo.loadIndex();
-    try (ChunkWriter writer = repo.newWriter(1, expires)) {
-      TreeBuilder root = new TreeBuilder();
-      root.file(BackupDocument.FILE, doc.encode(), writer);
-      root.file(BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), writer);
+    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 1, started, expires)) {
+      TreeBuilder root = snapshot.root();
+      root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
+      root.file(
+          BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
       root.subtree(BackupDocument.RESOURCES, partRoot.find(BackupDocument.RESOURCES).subtree());
       for (var v : volumes) {
         if (trees.containsKey(v)) {
@@ -220,30 +195,17 @@ final class BackupSnapshots {
               .subtree(v.volume(), trees.get(v));
         }
       }
-      Id tree = root.write(writer);
-      writer.flush();
-      retainReused(writer, expires);
       Map<String, String> labels = labels(backup, phase, sofar.items(), sofar.warnings(), errors);
       var stats = part.stats();
-      SnapshotManifest manifest =
-          manifest(
-              started,
-              StelApi.BACKUP_TAG,
-              tree,
-              expires,
-              new SnapshotManifest.Stats(
-                  stats.files() + volumes.size(),
-                  stats.dirs() + root.directories(),
-                  stats.bytes() + volumeBytes,
-                  stats.filesNew(),
-                  stats.chunksNew() + writer.chunksStored(),
-                  stats.bytesNew() + writer.bytesNew(),
-                  stats.bytesStored() + writer.bytesStored(),
-                  errors.size(),
-                  seconds(started)),
-              labels);
-      Id id = catalog.write(manifest);
-      return new Written(new SnapshotCatalog.Entry(id, manifest), doc);
+      var counts =
+          new SmallSnapshot.Counts(
+              stats.files() + volumes.size(),
+              stats.dirs() + root.directories(),
+              stats.bytes() + volumeBytes,
+              stats.filesNew(),
+              errors.size());
+      var written = snapshot.write("/", List.of(StelApi.BACKUP_TAG), labels, counts, stats);
+      return new Written(written, doc);
     }
   }
 
@@ -252,20 +214,7 @@ final class BackupSnapshots {
    * small blob each); parts are labelled differently and never match.
    */
   SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
-    String uid = uid(backup);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (dev.stele.blob.BlobNotFoundException e) {
-        continue;
-      }
-      if (uid.equals(m.labels().get(StelApi.BACKUP_UID_LABEL))
-          && m.tags().contains(StelApi.BACKUP_TAG)) {
-        return new SnapshotCatalog.Entry(id, m);
-      }
-    }
-    return null;
+    return SmallSnapshot.find(repo, StelApi.BACKUP_TAG, StelApi.BACKUP_UID_LABEL, uid(backup));
   }
 
   /** {@code backup.log} of a backup's snapshot. */
@@ -296,27 +245,6 @@ final class BackupSnapshots {
         : uid;
   }
 
-  private SnapshotManifest manifest(
-      Instant started,
-      String tag,
-      Id tree,
-      Instant expires,
-      SnapshotManifest.Stats stats,
-      Map<String, String> labels) {
-    return new SnapshotManifest(
-        SnapshotManifest.VERSION,
-        started,
-        "kubernetes",
-        "stele-operator",
-        List.of("/"),
-        List.of(tag),
-        null,
-        tree.hex(),
-        expires,
-        stats,
-        labels);
-  }
-
   private byte[] read(Tree tree, String name) throws IOException {
     Node file = tree.find(name);
     if (file == null) {
@@ -327,29 +255,7 @@ final class BackupSnapshots {
     return out.toByteArray();
   }
 
-  private double seconds(Instant started) {
-    return Math.max(0, clock.millis() - started.toEpochMilli()) / 1000.0;
-  }
-
   private void line(StringBuilder log, String text) {
     log.append(clock.instant()).append(' ').append(text).append('\n');
-  }
-
-  /**
-   * As {@code Backup} does before its manifest exists: packs of reused chunks and the format and
-   * key blobs are made to last until the snapshot's expiry.
-   */
-  private void retainReused(ChunkWriter writer, Instant until) throws IOException {
-    if (repo.format().retentionMode() == Retention.Mode.NONE) {
-      return;
-    }
-    List<String> names = new ArrayList<>(new TreeSet<>(writer.reusedPacks()));
-    names.add(RepositoryFormat.BLOB);
-    for (BlobInfo key : repo.store().list("keys/")) {
-      names.add(key.name());
-    }
-    for (String name : names) {
-      repo.ensureRetained(name, until);
-    }
   }
 }

@@ -6,10 +6,8 @@ import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
 import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.schedule.ScheduleReconciler;
 import dev.stele.operator.sync.BackupSyncReconciler;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.Closeable;
@@ -63,29 +61,22 @@ public final class SteleOperator implements Closeable {
       throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMetrics metrics = new OperatorMetrics(registry);
-    Operator operator =
-        new Operator(
-            o ->
-                o.withKubernetesClient(client)
-                    // The caller owns the client (a test may keep using it after a restart).
-                    .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(serverSideApply)
-                    .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
     // WATCH_NAMESPACE (set by deploy/operator.yaml) keeps the operator inside the namespace its
     // Role covers; unset, it watches every namespace.
-    List<Reconciler<? extends HasMetadata>> reconcilers =
-        List.of(
-            new LocationReconciler(client, settings, metrics),
-            new RepositoryReconciler(client, settings, metrics),
-            new BackupReconciler(client, settings),
-            new BackupExpiryReconciler(client, settings),
-            new DeleteBackupRequestReconciler(client, settings),
-            new ScheduleReconciler(client, settings),
-            new BackupSyncReconciler(client, settings),
-            new RestoreReconciler(client, settings));
-    for (var reconciler : reconcilers) {
-      register(operator, reconciler, namespace);
-    }
+    Operator operator =
+        Operators.create(
+            client,
+            serverSideApply,
+            namespace,
+            List.of(
+                new LocationReconciler(client, settings, metrics),
+                new RepositoryReconciler(client, settings, metrics),
+                new BackupReconciler(client, settings),
+                new BackupExpiryReconciler(client, settings),
+                new DeleteBackupRequestReconciler(client, settings),
+                new ScheduleReconciler(client, settings),
+                new BackupSyncReconciler(client, settings),
+                new RestoreReconciler(client, settings)));
     HttpServer server = null;
     if (metricsPort >= 0) {
       server = HttpServer.create(new InetSocketAddress(metricsPort), 0);
@@ -103,15 +94,6 @@ public final class SteleOperator implements Closeable {
     }
     operator.start();
     return new SteleOperator(operator, server);
-  }
-
-  private static <R extends HasMetadata> void register(
-      Operator operator, Reconciler<R> reconciler, String namespace) {
-    if (namespace == null || namespace.isBlank()) {
-      operator.register(reconciler);
-    } else {
-      operator.register(reconciler, c -> c.settingNamespace(namespace));
-    }
   }
 
   /** The port {@code /metrics} listens on, or -1. */

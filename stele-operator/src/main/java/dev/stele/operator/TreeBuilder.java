@@ -13,17 +13,17 @@ import java.util.TreeMap;
 
 /**
  * A directory tree built in memory from small documents and from subtrees already in the
- * repository, then written as tree chunks. The operator writes its snapshots with it: resources
- * (one JSON document each), backup.json and backup.log, and a backup's view of its volumes, whose
- * subtrees are the volume snapshots' own. Nodes carry no times or owners, so an unchanged directory
- * encodes to the same tree and is stored once.
+ * repository, then written as tree chunks: the resources subtree (one JSON document each, built by
+ * {@link ResourceCollector}) and every snapshot {@link SmallSnapshot} writes (backup.json,
+ * backup.log, a backup's view of its volumes, whose subtrees are the volume snapshots' own, a
+ * restore's results). Nodes carry no times or owners, so an unchanged directory encodes to the same
+ * tree and is stored once.
  *
  * <p>Not thread-safe.
  */
 public final class TreeBuilder {
   private final Map<String, TreeBuilder> dirs = new TreeMap<>();
   private final Map<String, Node> nodes = new TreeMap<>();
-  private long directories;
 
   /** The subdirectory {@code name}, created when missing. */
   public TreeBuilder dir(String name) {
@@ -32,7 +32,7 @@ public final class TreeBuilder {
 
   /** Stores {@code content} as one data chunk (deduplicated) and adds it as file {@code name}. */
   public void file(String name, byte[] content, ChunkWriter writer) throws IOException {
-    Id id = repoChunk(content, writer);
+    Id id = writer.store(ChunkType.DATA, content);
     nodes.put(name, fileNode(name, content.length, List.of(id)));
   }
 
@@ -49,22 +49,22 @@ public final class TreeBuilder {
   /** Writes this directory and those under it; returns the id of its tree chunk. */
   public Id write(ChunkWriter writer) throws IOException {
     List<Node> all = new ArrayList<>(nodes.values());
-    directories = 1;
     for (var e : dirs.entrySet()) {
-      Id sub = e.getValue().write(writer);
-      directories += e.getValue().directories;
-      all.add(dirNode(e.getKey(), sub));
+      all.add(dirNode(e.getKey(), e.getValue().write(writer)));
     }
     return writer.store(ChunkType.TREE, new Tree(all).encode());
   }
 
-  /** Directories written by the last {@link #write}, this one included. */
+  /**
+   * Directories {@link #write} writes: this one and those made with {@link #dir} under it (not the
+   * subtrees, already stored).
+   */
   public long directories() {
-    return directories;
-  }
-
-  private static Id repoChunk(byte[] content, ChunkWriter writer) throws IOException {
-    return writer.store(ChunkType.DATA, content);
+    long count = 1;
+    for (TreeBuilder dir : dirs.values()) {
+      count += dir.directories();
+    }
+    return count;
   }
 
   private static Node fileNode(String name, long size, List<Id> chunks) {

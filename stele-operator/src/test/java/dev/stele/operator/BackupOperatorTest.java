@@ -9,7 +9,6 @@ import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
-import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
@@ -65,15 +64,7 @@ class BackupOperatorTest {
     Files.createDirectories(base.resolve("bucket"));
     op = new OperatorFixture(client);
 
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
-    op.bsl("default", spec);
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    op.defaultRepository(OperatorFixture.filesystemLocation(base));
 
     for (String ns : List.of(NS, "app-a", "app-b", "other")) {
       client

@@ -53,12 +53,7 @@ class FilesystemOperatorTest {
   }
 
   BackupStorageLocationSpec spec(String mode, String minimum) {
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
+    var spec = OperatorFixture.filesystemLocation(base);
     spec.objectLock = new BackupStorageLocationSpec.ObjectLock();
     spec.objectLock.mode = mode;
     spec.objectLock.minimumRetention = minimum;

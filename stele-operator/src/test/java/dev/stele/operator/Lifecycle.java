@@ -1,7 +1,6 @@
 package dev.stele.operator;
 
 import static dev.stele.operator.OperatorFixture.NS;
-import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.blob.BlobStore;
 import dev.stele.k8s.api.Backup;
@@ -44,12 +43,7 @@ final class Lifecycle {
   }
 
   static BackupStorageLocationSpec location(Path base, String lockMode, String minimum) {
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
+    var spec = OperatorFixture.filesystemLocation(base);
     if (lockMode != null) {
       spec.objectLock = new BackupStorageLocationSpec.ObjectLock();
       spec.objectLock.mode = lockMode;
@@ -60,9 +54,7 @@ final class Lifecycle {
 
   /** Location {@code default} and its repository, Ready, and a namespace {@code app} to back up. */
   static void world(OperatorFixture op, BackupStorageLocationSpec spec) {
-    op.bsl("default", spec);
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    op.defaultRepository(spec);
     for (String ns : List.of(NS, "app")) {
       op.client
           .namespaces()

@@ -4,7 +4,6 @@ import static dev.stele.operator.OperatorFixture.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.blob.FilesystemBlobStore;
-import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
@@ -39,7 +38,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -80,15 +78,7 @@ class NodeAgentTest {
     client.v1().events().inNamespace(NS).delete();
     Files.createDirectories(base.resolve("bucket"));
     op = new OperatorFixture(client);
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
-    op.bsl("default", spec);
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    op.defaultRepository(OperatorFixture.filesystemLocation(base));
 
     kubelet = base.resolve("kubelet");
     Settings settings = new Settings(op.time, op.stores, OperatorFixture::cheapKdf);

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.Base64;
@@ -28,7 +29,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * Reconcilers wired to a mock API server and a clock, with every store they open wrapped in an
  * {@link AuditingBlobStore}; tests call the reconcilers directly, one pass at a time.
  */
-final class OperatorFixture {
+public final class OperatorFixture {
   static final String NS = "stele";
 
   final KubernetesClient client;
@@ -101,6 +102,27 @@ final class OperatorFixture {
     byte[] salt = new byte[16];
     new SecureRandom().nextBytes(salt);
     return KdfParams.argon2id(64, 1, salt);
+  }
+
+  /**
+   * A location on the filesystem under {@code base}: bucket {@code bucket}, prefix {@code velero},
+   * no object lock (tests add what they need).
+   */
+  public static BackupStorageLocationSpec filesystemLocation(Path base) {
+    var spec = new BackupStorageLocationSpec();
+    spec.provider = "filesystem";
+    spec.config = Map.of("path", base.toString());
+    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
+    spec.objectStorage.bucket = "bucket";
+    spec.objectStorage.prefix = "velero";
+    return spec;
+  }
+
+  /** Creates location {@code default} and reconciles it Available and its repository Ready. */
+  void defaultRepository(BackupStorageLocationSpec spec) {
+    bsl("default", spec);
+    assertThat(reconcile("default").getStatus().phase).isEqualTo("Available");
+    assertThat(reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
   }
 
   BackupStorageLocation bsl(String name, BackupStorageLocationSpec spec) {

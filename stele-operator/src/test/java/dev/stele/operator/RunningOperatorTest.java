@@ -54,12 +54,7 @@ class RunningOperatorTest {
   }
 
   BackupStorageLocationSpec spec() {
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
+    var spec = OperatorFixture.filesystemLocation(base);
     spec.credential = new SecretKeySelector("cloud", "cloud-credentials", false);
     spec.validationFrequency = "1s";
     return spec;

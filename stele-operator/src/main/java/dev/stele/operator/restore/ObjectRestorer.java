@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * Creates the selected objects of a backup, in {@link RestoreOrder}, and asks for restored pods'
- * volumes to be filled ({@link PodVolumes}). An object that already exists is left as it is (a
+ * volumes to be filled ({@link VolumeFilling}). An object that already exists is left as it is (a
  * warning) or, with {@code existingResourcePolicy: update}, replaced by the backed-up one. A
  * failure is recorded against its object and the restore goes on.
  *
@@ -63,8 +63,8 @@ final class ObjectRestorer {
     }
     Map<String, String> labels =
         Map.of(
-            StelApi.RESTORE_NAME_LABEL, PodVolumes.labelValue(restore.getMetadata().getName()),
-            StelApi.BACKUP_NAME_LABEL, PodVolumes.labelValue(outcome.backupName));
+            StelApi.RESTORE_NAME_LABEL, VolumeFilling.labelValue(restore.getMetadata().getName()),
+            StelApi.BACKUP_NAME_LABEL, VolumeFilling.labelValue(outcome.backupName));
     outcome.log(
         "restoring "
             + selected.size()
@@ -77,7 +77,7 @@ final class ObjectRestorer {
       ObjectNode doc = ServerFields.prepare(o, selection::target, restoredVolumes, labels);
       List<String> fill = o.isPod() ? fill(o, doc, volumes) : List.of();
       if (!fill.isEmpty()) {
-        PodVolumes.addWaitContainer(doc, fill, restore.getMetadata().getUid(), image);
+        VolumeFilling.addWaitContainer(doc, fill, restore.getMetadata().getUid(), image);
       }
       if (target != null) {
         ensureNamespace(target);
@@ -108,7 +108,7 @@ final class ObjectRestorer {
   private List<String> fill(
       BackedUpObject pod, ObjectNode doc, Map<String, List<BackupDocument.Volume>> volumes) {
     List<String> names = new ArrayList<>();
-    List<String> declared = PodVolumes.declared(doc);
+    List<String> declared = VolumeFilling.declared(doc);
     for (BackupDocument.Volume v :
         volumes.getOrDefault(pod.namespace() + "/" + pod.name(), List.of())) {
       String which = "volume " + v.volume() + " of pod " + pod.namespace() + "/" + pod.name();
@@ -142,7 +142,7 @@ final class ObjectRestorer {
                     .withName(ns)
                     .addToLabels(
                         StelApi.RESTORE_NAME_LABEL,
-                        PodVolumes.labelValue(restore.getMetadata().getName()))
+                        VolumeFilling.labelValue(restore.getMetadata().getName()))
                     .endMetadata()
                     .build())
             .create();
@@ -212,7 +212,7 @@ final class ObjectRestorer {
               .findFirst()
               .orElseThrow()
               .snapshotID();
-      var pvr = PodVolumes.request(restore, ref, volume, outcome.repository, snapshot);
+      var pvr = VolumeFilling.request(restore, ref, volume, outcome.repository, snapshot);
       String name = pvr.getMetadata().getName();
       try {
         client.resource(pvr).create();

@@ -2,9 +2,8 @@ package dev.stele.operator.restore;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.operator.Documents;
 import java.io.IOException;
 import java.util.List;
 
@@ -49,7 +48,8 @@ public record RestoreDocument(
     List<String> errors,
     List<Item> objects,
     List<Volume> volumes,
-    String note) {
+    String note)
+    implements Documents.Versioned {
   public static final int VERSION = 1;
   public static final String FILE = "restore.json";
   public static final String LOG = "restore.log";
@@ -60,11 +60,6 @@ public record RestoreDocument(
   public static final String UPDATED = "updated";
   public static final String SKIPPED = "skipped";
   public static final String FAILED = "failed";
-
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
 
   /**
    * One object of the backup the restore selected.
@@ -116,18 +111,10 @@ public record RestoreDocument(
   }
 
   public byte[] encode() {
-    try {
-      return JSON.writeValueAsBytes(this);
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return Documents.encode(this);
   }
 
   public static RestoreDocument decode(byte[] json) throws IOException {
-    RestoreDocument d = JSON.readValue(json, RestoreDocument.class);
-    if (d.version() != VERSION) {
-      throw new IOException("restore.json version " + d.version() + " is not supported");
-    }
-    return d;
+    return Documents.decode(json, RestoreDocument.class, FILE, VERSION);
   }
 }

@@ -1,9 +1,8 @@
 package dev.stele.operator.restore;
 
-import dev.stele.blob.BlobNotFoundException;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.repo.BlobKind;
+import dev.stele.operator.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -28,20 +27,7 @@ final class Results {
 
   /** The results of the restore with this uid, forgotten or not, or null. */
   static SnapshotCatalog.Entry find(Repository repo, String uid) throws IOException {
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (BlobNotFoundException e) {
-        continue;
-      }
-      if (m.tags().contains(StelApi.RESTORE_TAG)
-          && uid.equals(m.labels().get(StelApi.RESTORE_UID_LABEL))) {
-        return new SnapshotCatalog.Entry(id, m);
-      }
-    }
-    return null;
+    return SmallSnapshot.find(repo, StelApi.RESTORE_TAG, StelApi.RESTORE_UID_LABEL, uid);
   }
 
   /** Writes the results; {@code expires} is the backup's expiry (results go with their backup). */

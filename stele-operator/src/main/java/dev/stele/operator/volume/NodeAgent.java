@@ -1,10 +1,9 @@
 package dev.stele.operator.volume;
 
+import dev.stele.operator.Operators;
 import dev.stele.operator.Settings;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import java.io.Closeable;
 import java.util.List;
 
@@ -40,30 +39,15 @@ public final class NodeAgent implements Closeable {
       String namespace,
       boolean serverSideApply) {
     Operator operator =
-        new Operator(
-            o ->
-                o.withKubernetesClient(client)
-                    .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(serverSideApply)
-                    .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
-    List<Reconciler<? extends HasMetadata>> reconcilers =
-        List.of(
-            new PodVolumeBackupReconciler(client, settings, node),
-            new PodVolumeRestoreReconciler(client, settings, node));
-    for (var reconciler : reconcilers) {
-      register(operator, reconciler, namespace);
-    }
+        Operators.create(
+            client,
+            serverSideApply,
+            namespace,
+            List.of(
+                new PodVolumeBackupReconciler(client, settings, node),
+                new PodVolumeRestoreReconciler(client, settings, node)));
     operator.start();
     return new NodeAgent(operator);
-  }
-
-  private static <R extends HasMetadata> void register(
-      Operator operator, Reconciler<R> reconciler, String namespace) {
-    if (namespace == null || namespace.isBlank()) {
-      operator.register(reconciler);
-    } else {
-      operator.register(reconciler, c -> c.settingNamespace(namespace));
-    }
   }
 
   @Override

@@ -22,10 +22,7 @@ import dev.stele.snapshot.BackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -55,49 +52,19 @@ import org.slf4j.LoggerFactory;
  * with one line.
  */
 @ControllerConfiguration(name = "podvolumebackup")
-public final class PodVolumeBackupReconciler implements Reconciler<PodVolumeBackup> {
+public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolumeBackup> {
   private static final Logger LOG = LoggerFactory.getLogger(PodVolumeBackupReconciler.class);
 
-  private final KubernetesClient client;
-  private final Settings settings;
-  private final NodeSettings node;
-  private final Events events;
-  private final Repositories repositories;
-  private final PodVolumes volumes;
-
   public PodVolumeBackupReconciler(KubernetesClient client, Settings settings, NodeSettings node) {
-    this.client = client;
-    this.settings = settings;
-    this.node = node;
-    this.events = new Events(client, settings.clock(), NodeAgent.COMPONENT, node.node());
-    this.repositories = new Repositories(client, settings);
-    this.volumes = new PodVolumes(client, node.kubeletRoot());
+    super(client, settings, node);
   }
 
   @Override
-  public UpdateControl<PodVolumeBackup> reconcile(
-      PodVolumeBackup pvb, Context<PodVolumeBackup> context) {
-    Duration again = reconcile(pvb);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<PodVolumeBackup>noUpdate().rescheduleAfter(again);
-  }
-
-  /**
-   * One pass: returns when to look again, or null when there is nothing more to do here (done, or
-   * another node's). Public so that end-to-end tests can drive the agent pass by pass.
-   */
   public Duration reconcile(PodVolumeBackup cached) {
     if (cached.getSpec() == null || !node.node().equals(cached.getSpec().node)) {
       return null;
     }
-    // The cache may still show an InProgress this agent has since completed: read the server's.
-    PodVolumeBackup pvb =
-        client
-            .resources(PodVolumeBackup.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
+    PodVolumeBackup pvb = current(cached);
     if (pvb == null || isFinal(pvb.getStatus())) {
       return null;
     }
@@ -273,22 +240,6 @@ public final class PodVolumeBackupReconciler implements Reconciler<PodVolumeBack
             + ", written for this request before the agent restarted");
   }
 
-  private Duration finish(StatusWriter<PodVolumeBackup> status, String phase, String message) {
-    PodVolumeBackup done =
-        status.write(
-            s -> {
-              s.phase = phase;
-              s.message = message;
-              s.completionTimestamp = settings.clock().instant().toString();
-            });
-    events.record(done, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
-    return null;
-  }
-
-  static boolean isFinal(PodVolumeStatus s) {
-    return s != null && (COMPLETED.equals(s.phase) || FAILED.equals(s.phase));
-  }
-
   private static String invalid(PodVolumeBackupSpec spec) {
     if (spec.pod == null || blank(spec.pod.namespace) || blank(spec.pod.name)) {
       return "spec.pod needs a namespace and a name";
@@ -300,10 +251,6 @@ public final class PodVolumeBackupReconciler implements Reconciler<PodVolumeBack
       return "spec.backupUID is empty";
     }
     return null;
-  }
-
-  private static boolean blank(String s) {
-    return s == null || s.isBlank();
   }
 
   /** The labels of the request's snapshot; the first four identify it. */
@@ -329,9 +276,5 @@ public final class PodVolumeBackupReconciler implements Reconciler<PodVolumeBack
         && Objects.equals(l.get(StelApi.POD_NAMESPACE_LABEL), spec.pod.namespace)
         && Objects.equals(l.get(StelApi.POD_NAME_LABEL), spec.pod.name)
         && Objects.equals(l.get(StelApi.VOLUME_LABEL), spec.volume);
-  }
-
-  static String first(List<String> warnings) {
-    return String.join("; ", warnings.size() <= 3 ? warnings : warnings.subList(0, 3));
   }
 }

@@ -23,10 +23,7 @@ import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.nio.file.Files;
@@ -52,49 +49,20 @@ import org.slf4j.LoggerFactory;
  * (restoring replaces files, so a second run is harmless).
  */
 @ControllerConfiguration(name = "podvolumerestore")
-public final class PodVolumeRestoreReconciler implements Reconciler<PodVolumeRestore> {
+public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolumeRestore> {
   private static final Logger LOG = LoggerFactory.getLogger(PodVolumeRestoreReconciler.class);
 
-  private final KubernetesClient client;
-  private final Settings settings;
-  private final NodeSettings node;
-  private final Events events;
-  private final Repositories repositories;
-  private final PodVolumes volumes;
-
   public PodVolumeRestoreReconciler(KubernetesClient client, Settings settings, NodeSettings node) {
-    this.client = client;
-    this.settings = settings;
-    this.node = node;
-    this.events = new Events(client, settings.clock(), NodeAgent.COMPONENT, node.node());
-    this.repositories = new Repositories(client, settings);
-    this.volumes = new PodVolumes(client, node.kubeletRoot());
+    super(client, settings, node);
   }
 
   @Override
-  public UpdateControl<PodVolumeRestore> reconcile(
-      PodVolumeRestore pvr, Context<PodVolumeRestore> context) {
-    Duration again = reconcile(pvr);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<PodVolumeRestore>noUpdate().rescheduleAfter(again);
-  }
-
-  /**
-   * One pass: returns when to look again, or null when there is nothing more to do here (done, or
-   * another node's). Public so that end-to-end tests can drive the agent pass by pass.
-   */
   public Duration reconcile(PodVolumeRestore cached) {
-    if (PodVolumeBackupReconciler.isFinal(cached.getStatus())) {
+    if (isFinal(cached.getStatus())) {
       return null;
     }
-    PodVolumeRestore pvr =
-        client
-            .resources(PodVolumeRestore.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (pvr == null || PodVolumeBackupReconciler.isFinal(pvr.getStatus())) {
+    PodVolumeRestore pvr = current(cached);
+    if (pvr == null || isFinal(pvr.getStatus())) {
       return null;
     }
     PodVolumeRestoreSpec spec = pvr.getSpec();
@@ -242,7 +210,7 @@ public final class PodVolumeRestoreReconciler implements Reconciler<PodVolumeRes
               + " bytes restored into "
               + dir
               + ": "
-              + PodVolumeBackupReconciler.first(result.warnings()));
+              + first(result.warnings()));
     }
     Path marker;
     try {
@@ -260,9 +228,7 @@ public final class PodVolumeRestoreReconciler implements Reconciler<PodVolumeRes
             + dir
             + "; marker "
             + marker
-            + (result.warnings().isEmpty()
-                ? ""
-                : "; warnings: " + PodVolumeBackupReconciler.first(result.warnings())));
+            + (result.warnings().isEmpty() ? "" : "; warnings: " + first(result.warnings())));
   }
 
   /**
@@ -295,18 +261,6 @@ public final class PodVolumeRestoreReconciler implements Reconciler<PodVolumeRes
     return failed ? null : node.poll();
   }
 
-  private Duration finish(StatusWriter<PodVolumeRestore> status, String phase, String message) {
-    PodVolumeRestore done =
-        status.write(
-            s -> {
-              s.phase = phase;
-              s.message = message;
-              s.completionTimestamp = settings.clock().instant().toString();
-            });
-    events.record(done, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
-    return null;
-  }
-
   private static String invalid(PodVolumeRestoreSpec spec) {
     if (blank(spec.volume)) {
       return "spec.volume is empty";
@@ -321,9 +275,5 @@ public final class PodVolumeRestoreReconciler implements Reconciler<PodVolumeRes
       return "spec.restoreUID is empty";
     }
     return null;
-  }
-
-  private static boolean blank(String s) {
-    return s == null || s.isBlank();
   }
 }

@@ -6,6 +6,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.operator.BackupDocument;
+import dev.stele.operator.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.api.model.HasMetadata;

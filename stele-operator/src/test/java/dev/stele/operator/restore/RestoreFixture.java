@@ -10,7 +10,6 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
@@ -18,6 +17,7 @@ import dev.stele.k8s.api.StelApi;
 import dev.stele.operator.BackupReconciler;
 import dev.stele.operator.DefaultStoreFactory;
 import dev.stele.operator.LocationReconciler;
+import dev.stele.operator.OperatorFixture;
 import dev.stele.operator.OperatorMetrics;
 import dev.stele.operator.Place;
 import dev.stele.operator.Repositories;
@@ -46,7 +46,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A filesystem location with its default repository Ready, the backup and restore reconcilers wired
  * to the mock API server, and every store they open audited (one audit per path, so a name written
  * twice across passes, and across a simulated restart, is caught). Only public API of {@code
- * dev.stele.operator} is used, as another package would.
+ * dev.stele.operator} is used, as another package would (and {@link
+ * OperatorFixture#filesystemLocation}, the location every operator test uses).
  */
 final class RestoreFixture {
   static final String NS = "stele";
@@ -92,12 +93,7 @@ final class RestoreFixture {
     backups = new BackupReconciler(client, settings);
     restores = new RestoreReconciler(client, settings);
 
-    var spec = new BackupStorageLocationSpec();
-    spec.provider = "filesystem";
-    spec.config = Map.of("path", base.toString());
-    spec.objectStorage = new BackupStorageLocationSpec.ObjectStorage();
-    spec.objectStorage.bucket = "bucket";
-    spec.objectStorage.prefix = "velero";
+    var spec = OperatorFixture.filesystemLocation(base);
     var bsl = new BackupStorageLocation();
     bsl.setMetadata(new ObjectMetaBuilder().withName("default").withNamespace(NS).build());
     bsl.setSpec(spec);

@@ -26,11 +26,11 @@ import java.util.Map;
  * .stele/<restore uid>} into every one. The node agent learns what to write from one {@link
  * PodVolumeRestore} per volume, created once the pod exists (it names the pod's uid).
  */
-final class PodVolumes {
+final class VolumeFilling {
   static final String INIT_CONTAINER = "stele-restore-wait";
   static final String MOUNT_ROOT = "/restores/";
 
-  private PodVolumes() {}
+  private VolumeFilling() {}
 
   /**
    * Puts the wait container first among the pod's init containers (replacing one a pod restored
