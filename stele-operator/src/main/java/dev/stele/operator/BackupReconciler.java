@@ -36,7 +36,6 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -185,12 +184,9 @@ public final class BackupReconciler implements Reconciler<Backup> {
       var collected = part.collected();
       status.resourcesSnapshotID = part.id().hex();
       status.items = collected.items();
-      status.warnings = collected.warnings().size();
+      status.warnings = part.warnings().size();
       status.errors = collected.errors().size();
-      List<String> warnings = new ArrayList<>(collected.warnings());
-      List<VolumeSelection.PodVolume> volumes =
-          VolumeSelection.select(collected.pods(), spec, warnings);
-      status.warnings = warnings.size();
+      List<VolumeSelection.PodVolume> volumes = part.volumes();
       if (volumes.isEmpty()) {
         return complete(backup, snapshots, List.of());
       }

@@ -54,10 +54,20 @@ final class BackupSnapshots {
     this.browser = new SnapshotBrowser(repo);
   }
 
-  /** The resources part, written; and the pods collected, whose volumes may be backed up. */
-  record Part(Id id, ResourceCollector.Result collected) {}
+  /**
+   * The resources part, written: what was collected, the pod volumes selected from the pods
+   * collected, and every warning of both.
+   */
+  record Part(
+      Id id,
+      ResourceCollector.Result collected,
+      List<VolumeSelection.PodVolume> volumes,
+      List<String> warnings) {}
 
-  /** Collects the resources {@code backup} selects and writes them as the resources part. */
+  /**
+   * Collects the resources {@code backup} selects, selects the volumes of its pods, and writes both
+   * as the resources part.
+   */
   Part writeResources(Backup backup, ResourceCollector collector) throws IOException {
     BackupStatus status = backup.getStatus();
     Instant started = Instant.parse(status.startTimestamp);
@@ -65,6 +75,8 @@ final class BackupSnapshots {
     BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
     try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 2, started, expires)) {
       ResourceCollector.Result r = collector.collect(spec, snapshot.writer());
+      List<String> warnings = new ArrayList<>(r.warnings());
+      List<VolumeSelection.PodVolume> volumes = VolumeSelection.select(r.pods(), spec, warnings);
       BackupDocument doc =
           new BackupDocument(
               BackupDocument.VERSION,
@@ -77,14 +89,15 @@ final class BackupSnapshots {
               null,
               status.expiration,
               r.items(),
-              r.warnings(),
+              warnings,
               r.errors(),
               null,
               List.of());
       StringBuilder log = new StringBuilder();
       line(log, "backup " + backup.getMetadata().getName() + " started at " + started);
       line(log, "collected " + r.items() + " objects (" + r.itemsNew() + " changed or new)");
-      r.warnings().forEach(w -> line(log, "warning: " + w));
+      line(log, volumes.size() + " pod volumes selected");
+      warnings.forEach(w -> line(log, "warning: " + w));
       r.errors().forEach(e -> line(log, "error: " + e));
       TreeBuilder root = snapshot.root();
       root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
@@ -98,7 +111,7 @@ final class BackupSnapshots {
       var counts =
           new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
       Id id = snapshot.write("/", List.of(StelApi.RESOURCES_TAG), labels, counts, null).id();
-      return new Part(id, r);
+      return new Part(id, r, volumes, List.copyOf(warnings));
     }
   }
 

@@ -458,6 +458,24 @@ class BackupOperatorTest {
   void podVolumesAreWaitedForThenJoinTheBackupsSnapshot() throws IOException {
     volumePod("app-a", "db", "data");
     volumePod("other", "db", "data"); // not in the backup's namespaces
+    client
+        .pods()
+        .inNamespace("app-b")
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("pending")
+                .addToAnnotations(StelApi.VELERO_BACKUP_VOLUMES_ANNOTATION, "cache")
+                .endMetadata()
+                .withNewSpec()
+                .addNewVolume()
+                .withName("cache")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .build())
+        .create();
     op.backup("full", twoNamespaces());
     Backup waiting = op.reconcileBackup("full");
     assertThat(waiting.getStatus().phase).isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
@@ -485,7 +503,8 @@ class BackupOperatorTest {
     BackupStatus s = done.getStatus();
     assertThat(s.phase).as(s.message).isEqualTo(BackupStatus.COMPLETED);
     assertThat(s.volumesCompleted).isEqualTo(1);
-    assertThat(s.items).isEqualTo(8); // the 7 objects and the pod
+    assertThat(s.items).isEqualTo(9); // the 7 objects and the two pods
+    assertThat(s.warnings).isEqualTo(1);
     try (Repository repo = openRepository()) {
       String tree = new SnapshotCatalog(repo).read(Id.parse(s.snapshotID)).tree();
       Node file = find(repo, tree, "volumes/app-a/db/data/pg.conf");
@@ -496,6 +515,10 @@ class BackupOperatorTest {
       BackupDocument doc = BackupDocument.decode(repo.readChunk(json.chunks().get(0)));
       assertThat(doc.phase()).isEqualTo(BackupStatus.COMPLETED);
       assertThat(doc.resourcesSnapshot()).isEqualTo(s.resourcesSnapshotID);
+      assertThat(doc.warnings())
+          .singleElement()
+          .asString()
+          .contains("pod app-b/pending is not running on a node");
       assertThat(doc.volumes())
           .singleElement()
           .satisfies(
@@ -506,7 +529,8 @@ class BackupOperatorTest {
               });
       Node log = find(repo, tree, BackupDocument.LOG);
       assertThat(new String(repo.readChunk(log.chunks().get(0))))
-          .contains("collected 8 objects")
+          .contains("collected 9 objects")
+          .contains("warning: pod app-b/pending")
           .contains("volume app-a/db/data:")
           .contains("backup Completed");
       assertThat(manifests(repo, done)).hasSize(1);
