@@ -125,6 +125,7 @@ final class BackupSnapshots {
    */
   Written writeBackup(Backup backup, Id resourcesPart, List<PodVolumeBackup> requests)
       throws IOException {
+    Integer expected = backup.getStatus().volumes;
     BackupStatus status = backup.getStatus();
     Instant started = Instant.parse(status.startTimestamp);
     Instant expires = Instant.parse(status.expiration);
@@ -134,6 +135,14 @@ final class BackupSnapshots {
     StringBuilder log =
         new StringBuilder(new String(read(partRoot, BackupDocument.LOG), StandardCharsets.UTF_8));
     List<String> errors = new ArrayList<>(sofar.errors());
+    if (expected != null && requests.size() < expected) {
+      String missing =
+          (expected - requests.size())
+              + " PodVolumeBackups were deleted before they finished; their volumes are not in"
+              + " the backup";
+      errors.add(missing);
+      line(log, "error: " + missing);
+    }
     List<BackupDocument.Volume> volumes = new ArrayList<>();
     Map<BackupDocument.Volume, Id> trees = new HashMap<>();
     long volumeBytes = 0;

@@ -576,4 +576,16 @@ class BackupOperatorTest {
     }
     restarted.assertWriteOnce();
   }
+
+  @Test
+  void aRequestDeletedBeforeItFinishedCountsAsAFailedVolume() {
+    volumePod("app-a", "db", "data");
+    op.backup("deleted", twoNamespaces());
+    op.reconcileBackup("deleted");
+    client.resource(requests("deleted").get(0)).delete();
+    BackupStatus s = op.reconcileBackup("deleted").getStatus();
+    assertThat(s.phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(s.volumesFailed).isEqualTo(1);
+    assertThat(s.message).contains("1 PodVolumeBackups were deleted before they finished");
+  }
 }
