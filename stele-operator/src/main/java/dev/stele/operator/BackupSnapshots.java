@@ -232,8 +232,8 @@ final class BackupSnapshots {
   }
 
   /**
-   * The manifest written for {@code backup}, forgotten or not, or null. Every manifest is read (one
-   * small blob each); parts are labelled differently and never match.
+   * The manifest written for {@code backup}, forgotten or not, or null (see {@link
+   * SmallSnapshot#find}); parts are labelled differently and never match.
    */
   SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
     return SmallSnapshot.find(repo, StelApi.BACKUP_TAG, StelApi.BACKUP_UID_LABEL, uid(backup));

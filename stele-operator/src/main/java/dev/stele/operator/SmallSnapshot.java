@@ -1,7 +1,5 @@
 package dev.stele.operator;
 
-import dev.stele.blob.BlobNotFoundException;
-import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -94,21 +92,16 @@ public final class SmallSnapshot implements Closeable {
 
   /**
    * The snapshot tagged {@code tag} whose label {@code label} is {@code value}, forgotten or not,
-   * or null. Every manifest is read (one small blob each). A snapshot written once for one resource
-   * (a backup's manifest, a restore's results) is looked for this way before it is written.
+   * or null: one listing, and a read of each manifest this process has not seen ({@link
+   * Manifests}). A snapshot written once for one resource (a backup's manifest, a restore's
+   * results) is looked for this way before it is written.
    */
   public static SnapshotCatalog.Entry find(Repository repo, String tag, String label, String value)
       throws IOException {
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (BlobNotFoundException e) {
-        continue;
-      }
+    for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
+      SnapshotManifest m = e.manifest();
       if (m.tags().contains(tag) && value.equals(m.labels().get(label))) {
-        return new SnapshotCatalog.Entry(id, m);
+        return e;
       }
     }
     return null;

@@ -3,6 +3,7 @@ package dev.stele.operator.deletion;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.Manifests;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -37,8 +38,8 @@ final class BackupTombstones {
   /**
    * Finds the snapshots of the backup whose manifest is {@code manifest} (null if it has none) and
    * whose uid is {@code uid}. The manifest's own uid label counts too: a Backup recreated by sync
-   * has a new uid, while its parts carry the original's. Every snapshot manifest is read (one small
-   * blob each).
+   * has a new uid, while its parts carry the original's. One listing, and a read of each manifest
+   * this process has not seen yet ({@link Manifests}).
    */
   static BackupTombstones find(Repository repo, Id manifest, String uid) throws IOException {
     SnapshotCatalog catalog = new SnapshotCatalog(repo);
@@ -58,20 +59,16 @@ final class BackupTombstones {
     }
     Map<String, List<Id>> tombstones = repo.tombstones();
     List<SnapshotCatalog.Entry> found = new ArrayList<>();
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      SnapshotManifest m;
-      try {
-        m = catalog.read(id);
-      } catch (BlobNotFoundException e) {
-        continue;
-      }
+    for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
+      Id id = e.id();
+      SnapshotManifest m = e.manifest();
       boolean ours =
           id.equals(manifest)
               || uids.contains(m.labels().get(StelApi.PART_OF_LABEL))
               || (m.tags().contains(StelApi.BACKUP_TAG)
                   && uids.contains(m.labels().get(StelApi.BACKUP_UID_LABEL)));
       if (ours) {
-        found.add(new SnapshotCatalog.Entry(id, m));
+        found.add(e);
       }
     }
     return new BackupTombstones(repo, found, tombstones);
