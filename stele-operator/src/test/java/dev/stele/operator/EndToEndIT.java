@@ -244,10 +244,9 @@ class EndToEndIT {
 
     // Maintenance hours later: the deleted backup's data is marked, then its deletion is deferred
     // by the bucket's retention and reported in the repository's status.
-    op.clock.advance(Duration.ofHours(2));
-    maintain("2h");
-    op.clock.advance(Duration.ofHours(7));
-    BackupStorageLocationRepositoryStatus.MaintenanceRun run = maintain("3h");
+    maintainAfter(Duration.ofHours(2), "2h");
+    BackupStorageLocationRepositoryStatus.MaintenanceRun run =
+        maintainAfter(Duration.ofHours(7), "3h");
     assertThat(run.deferred).as(run.message).isPositive();
     assertThat(run.result).isNotEqualTo("Failed");
 
@@ -295,9 +294,14 @@ class EndToEndIT {
         Duration.ofNanos(System.nanoTime() - started).toMillis());
   }
 
-  /** Edits the repository's maintenance frequency (a spec change wakes it) and awaits a run. */
-  BackupStorageLocationRepositoryStatus.MaintenanceRun maintain(String frequency) {
-    int before = op.bslr("default").getStatus().recentMaintenance.size();
+  /**
+   * Moves the clock, edits the repository's maintenance frequency (a spec change wakes it) and
+   * awaits a run that started at the new time — the edit's, or a periodic pass's that came first.
+   */
+  BackupStorageLocationRepositoryStatus.MaintenanceRun maintainAfter(
+      Duration advance, String frequency) {
+    op.clock.advance(advance);
+    Instant from = op.clock.instant();
     client
         .resources(BackupStorageLocationRepository.class)
         .inNamespace(NS)
@@ -314,7 +318,9 @@ class EndToEndIT {
     return await(
             "maintenance every " + frequency,
             () -> op.bslr("default").getStatus(),
-            s -> s.recentMaintenance.size() > before)
+            s ->
+                !s.recentMaintenance.isEmpty()
+                    && !Instant.parse(s.recentMaintenance.get(0).startTimestamp).isBefore(from))
         .recentMaintenance
         .get(0);
   }
