@@ -89,6 +89,8 @@ public final class BackupReconciler implements Reconciler<Backup> {
   public List<EventSource<?, Backup>> prepareEventSources(EventSourceContext<Backup> context) {
     var requests =
         InformerEventSourceConfiguration.from(PodVolumeBackup.class, Backup.class)
+            // Under WATCH_NAMESPACE the operator's Role covers one namespace: so must the watch.
+            .withNamespacesInheritedFromController()
             .withSecondaryToPrimaryMapper(Mappers.fromOwnerReferences(Backup.class))
             .build();
     return List.of(new InformerEventSource<>(requests, context));
