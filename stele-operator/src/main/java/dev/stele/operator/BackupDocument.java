@@ -27,7 +27,8 @@ import java.util.List;
  * @param namespace the Backup's namespace
  * @param uid the Backup's uid
  * @param spec the Backup's spec, as a synced Backup recreates it
- * @param phase Completed or PartiallyFailed (a Failed backup has no manifest)
+ * @param phase Completed or PartiallyFailed (a Failed backup has no manifest); null in the
+ *     resources part, which never says how the backup goes
  * @param started when the backup started (ISO-8601)
  * @param completed when the manifest was written (ISO-8601)
  * @param expiration when the backup may be deleted (ISO-8601)

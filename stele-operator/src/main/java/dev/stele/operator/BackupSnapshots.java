@@ -30,7 +30,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@link #writeResources}: the resources part, written as soon as the API objects are
  *       collected, so that nothing the backup waits for is unreferenced in the meantime: {@code
- *       backup.json} as known so far, {@code backup.log}, {@code resources/}.
+ *       backup.json} with what the collection found (no phase: write-once.md rule 5), {@code
+ *       backup.log}, {@code resources/}.
  *   <li>{@link #writeBackup}: the backup's manifest, written once when every volume has finished:
  *       the final {@code backup.json} and {@code backup.log}, the same {@code resources/} subtree
  *       and each completed volume's own subtree under {@code volumes/}. Its labels carry the final
@@ -84,7 +85,7 @@ final class BackupSnapshots {
               backup.getMetadata().getNamespace(),
               uid(backup),
               spec,
-              BackupStatus.IN_PROGRESS,
+              null, // a part never says how the backup goes: that lives in the cluster
               status.startTimestamp,
               null,
               status.expiration,

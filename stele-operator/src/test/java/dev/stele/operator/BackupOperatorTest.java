@@ -515,6 +515,12 @@ class BackupOperatorTest {
       BackupDocument doc = BackupDocument.decode(repo.readChunk(json.chunks().get(0)));
       assertThat(doc.phase()).isEqualTo(BackupStatus.COMPLETED);
       assertThat(doc.resourcesSnapshot()).isEqualTo(s.resourcesSnapshotID);
+      // The part written before the volumes were waited for says nothing of the backup's phase.
+      String partTree = new SnapshotCatalog(repo).read(Id.parse(s.resourcesSnapshotID)).tree();
+      Node partJson = find(repo, partTree, BackupDocument.FILE);
+      assertThat(new String(repo.readChunk(partJson.chunks().get(0))))
+          .doesNotContain("\"phase\"")
+          .doesNotContain(BackupStatus.IN_PROGRESS);
       assertThat(doc.warnings())
           .singleElement()
           .asString()
