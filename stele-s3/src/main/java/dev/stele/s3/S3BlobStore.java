@@ -387,11 +387,16 @@ public final class S3BlobStore implements BlobStore {
       throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
     }
     if (length == 0) {
-      long size =
-          clients
-              .reads
-              .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
-              .contentLength();
+      long size;
+      try {
+        size =
+            clients
+                .reads
+                .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
+                .contentLength();
+      } catch (SdkException e) {
+        throw versionFailure(name, versionId, e);
+      }
       if (offset > size) {
         throw new EOFException(name + " version " + versionId + ": offset " + offset + " past end");
       }
