@@ -292,7 +292,10 @@ class CommandLineTest {
             new String[] {"repo", "keys", "list", "--json"})) {
       Cli.Run run = cli.run(args);
       assertThat(run.exitCode()).as(String.join(" ", args) + ": " + run.stderr()).isZero();
-      assertThat(JSON.readTree(run.stdout())).as(String.join(" ", args)).isNotNull();
+      // readTree answers a MissingNode, not null, for empty output: check for a non-empty value.
+      JsonNode json = JSON.readTree(run.stdout());
+      assertThat(json.isContainerNode()).as(String.join(" ", args) + ": " + run.stdout()).isTrue();
+      assertThat(json.size()).as(String.join(" ", args)).isPositive();
     }
     JsonNode status = JSON.readTree(cli.run("repo", "status", "--json").stdout());
     assertThat(status.get("snapshots").asInt()).isEqualTo(1);
