@@ -352,6 +352,14 @@ class CommandLineTest {
   }
 
   @Test
+  void steleAloneListsTheCommandsOnStandardErrorAsAUsageError() {
+    Cli.Run run = cli.run();
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr()).startsWith("Usage: stele").contains("snapshot", "node-agent");
+  }
+
+  @Test
   void unknownOptionIsAUsageErrorOnOneLine() {
     Cli.Run run = cli.run("snapshot", "list", "--frobnicate");
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
