@@ -13,8 +13,10 @@ import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code stele} command: parses the command line, runs one subcommand, and turns whatever it
@@ -56,6 +58,8 @@ public final class Main implements Callable<Integer> {
       scope = ScopeType.INHERIT,
       description = "Log what is happening (INFO level).")
   boolean verbose;
+
+  @Spec CommandSpec spec;
 
   final CliEnvironment env;
 
@@ -113,7 +117,7 @@ public final class Main implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    new CommandLine(this).setOut(env.err()).usage(env.err());
+    spec.commandLine().usage(env.err()); // as GroupCommand: the tree is built once, in run
     return ExitCode.USAGE;
   }
 

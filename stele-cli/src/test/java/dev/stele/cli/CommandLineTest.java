@@ -292,7 +292,10 @@ class CommandLineTest {
             new String[] {"repo", "keys", "list", "--json"})) {
       Cli.Run run = cli.run(args);
       assertThat(run.exitCode()).as(String.join(" ", args) + ": " + run.stderr()).isZero();
-      assertThat(JSON.readTree(run.stdout())).as(String.join(" ", args)).isNotNull();
+      // readTree answers a MissingNode, not null, for empty output: check for a non-empty value.
+      JsonNode json = JSON.readTree(run.stdout());
+      assertThat(json.isContainerNode()).as(String.join(" ", args) + ": " + run.stdout()).isTrue();
+      assertThat(json.size()).as(String.join(" ", args)).isPositive();
     }
     JsonNode status = JSON.readTree(cli.run("repo", "status", "--json").stdout());
     assertThat(status.get("snapshots").asInt()).isEqualTo(1);
@@ -346,6 +349,14 @@ class CommandLineTest {
       assertThat(run.exitCode()).as(String.join(" ", args)).isZero();
       assertThat(run.stdout()).as(String.join(" ", args)).contains("Usage: stele " + command[0]);
     }
+  }
+
+  @Test
+  void steleAloneListsTheCommandsOnStandardErrorAsAUsageError() {
+    Cli.Run run = cli.run();
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.stdout()).isEmpty();
+    assertThat(run.stderr()).startsWith("Usage: stele").contains("snapshot", "node-agent");
   }
 
   @Test

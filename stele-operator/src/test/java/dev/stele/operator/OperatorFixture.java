@@ -201,6 +201,11 @@ public final class OperatorFixture {
   }
 
   List<String> eventReasons(String involved) {
+    return eventReasons(client, involved);
+  }
+
+  /** The reasons of the events in {@link #NS} about {@code involved}, oldest first. */
+  public static List<String> eventReasons(KubernetesClient client, String involved) {
     return client.v1().events().inNamespace(NS).list().getItems().stream()
         .filter(e -> involved.equals(e.getInvolvedObject().getName()))
         .map(e -> e.getReason())
@@ -209,6 +214,11 @@ public final class OperatorFixture {
 
   /** Write-once rules held for every store the operator opened. */
   void assertWriteOnce() {
+    assertWriteOnce(audits);
+  }
+
+  /** Write-once rules held for every one of {@code audits}, of which there is at least one. */
+  public static void assertWriteOnce(List<AuditingBlobStore> audits) {
     assertThat(audits).isNotEmpty();
     for (AuditingBlobStore a : audits) {
       a.assertNoNameWrittenTwice();

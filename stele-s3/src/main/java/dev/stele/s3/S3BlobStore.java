@@ -199,28 +199,22 @@ public final class S3BlobStore implements BlobStore {
   @Override
   public void delete(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
-    List<ObjectVersion> versions = new ArrayList<>();
-    List<DeleteMarkerEntry> markers = new ArrayList<>();
-    try {
-      // The key as prefix also lists longer keys ("a" lists "a/b", "ab"): keep exact matches.
-      for (var page :
-          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key))) {
-        page.versions().stream().filter(v -> v.key().equals(key)).forEach(versions::add);
-        page.deleteMarkers().stream().filter(m -> m.key().equals(key)).forEach(markers::add);
-      }
-    } catch (SdkException e) {
-      throw S3Errors.io(name + ": listing versions", e);
-    }
     // Newest first: should a version be retained, the ones already gone are the newer ones, and
-    // the key keeps showing the (identical, since names are unique) older content.
-    versions.sort(Comparator.comparing(ObjectVersion::lastModified).reversed());
-    for (ObjectVersion version : versions) {
-      deleteVersion(name, key, version.versionId());
+    // the key keeps showing the (identical, since names are unique) older content. Markers last.
+    List<BlobVersion> all = versions(name);
+    boolean any = false;
+    for (BlobVersion version : all) {
+      if (!version.deleteMarker()) {
+        deleteVersion(name, key, version.versionId());
+        any = true;
+      }
     }
-    for (DeleteMarkerEntry marker : markers) {
-      deleteVersion(name, key, marker.versionId());
+    for (BlobVersion marker : all) {
+      if (marker.deleteMarker()) {
+        deleteVersion(name, key, marker.versionId());
+      }
     }
-    if (versions.isEmpty()) {
+    if (!any) {
       throw new BlobNotFoundException(name);
     }
   }
@@ -387,11 +381,16 @@ public final class S3BlobStore implements BlobStore {
       throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
     }
     if (length == 0) {
-      long size =
-          clients
-              .reads
-              .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
-              .contentLength();
+      long size;
+      try {
+        size =
+            clients
+                .reads
+                .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
+                .contentLength();
+      } catch (SdkException e) {
+        throw versionFailure(name, versionId, e);
+      }
       if (offset > size) {
         throw new EOFException(name + " version " + versionId + ": offset " + offset + " past end");
       }

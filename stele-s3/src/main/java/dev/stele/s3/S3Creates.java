@@ -126,9 +126,11 @@ final class S3Creates {
         // Lock headers were not sent with the object (multipart), or we cannot tell whether the
         // attempt that landed carried them: set retention on the version now (extend-only).
         Retention current = retentionOf(name, key, versionId);
-        if (current.isNone() || current.until().isBefore(retention.until())) {
-          putRetention(name, key, versionId, retention);
+        if (!current.isNone() && !current.until().isBefore(retention.until())) {
+          requireAtLeast(name, retention, current); // already read: no second GET
+          return;
         }
+        putRetention(name, key, versionId, retention);
       }
       verifyRetention(name, key, versionId, retention);
     }
@@ -296,7 +298,12 @@ final class S3Creates {
    */
   Retention verifyRetention(String name, String key, String versionId, Retention wanted)
       throws IOException {
-    Retention actual = retentionOf(name, key, versionId);
+    return requireAtLeast(name, wanted, retentionOf(name, key, versionId));
+  }
+
+  /** {@code actual}, unless it is short of {@code wanted} in mode or date: then it fails loudly. */
+  private static Retention requireAtLeast(String name, Retention wanted, Retention actual)
+      throws IOException {
     if (actual.mode().compareTo(wanted.mode()) < 0 || actual.until().isBefore(wanted.until())) {
       throw new IOException(
           name

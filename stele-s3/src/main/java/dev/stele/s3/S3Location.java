@@ -132,12 +132,6 @@ public record S3Location(
         bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
   }
 
-  /** The same place in another bucket (tests use a bucket per class). */
-  public S3Location withBucket(String bucket) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
-  }
-
   /** The URL, {@code s3://bucket/prefix}, plus the endpoint if there is one; never a secret. */
   @Override
   public String toString() {

@@ -20,6 +20,7 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -210,6 +211,39 @@ class S3ObjectLockTest {
           .isInstanceOf(IOException.class)
           .hasMessageContaining("no object lock");
       assertThat(store.retention("y")).isEqualTo(Retention.NONE);
+    }
+  }
+
+  @Test
+  void createWhoseAnswerWasLostKeepsTheRetentionItLandedWithAndReadsItOnce() throws IOException {
+    RequestLog log = new RequestLog();
+    // The first PUT reaches the server, which stores it; its answer is then lost. (The SDK runs
+    // afterTransmission hooks last to first: listed first, this runs after the log has the PUT.)
+    ExecutionInterceptor loseFirstAnswer =
+        new ExecutionInterceptor() {
+          private boolean lost;
+
+          @Override
+          public void afterTransmission(
+              Context.AfterTransmission context, ExecutionAttributes attributes) {
+            if (!lost
+                && "PutObject"
+                    .equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
+              lost = true;
+              throw SdkClientException.create("injected: read timed out", new IOException("lost"));
+            }
+          }
+        };
+    try (S3BlobStore store =
+        TestBuckets.store(bucket, S3Options.defaults(), List.of(loseFirstAnswer, log))) {
+      Instant until = inAMinute();
+      store.create("lost-answer", new byte[] {4}, Retention.of(Mode.GOVERNANCE, until));
+      assertThat(log.count("PutObject")).as(log.lines().toString()).isEqualTo(1);
+      // The landed PUT carried the lock headers: read once, found enough, nothing set again.
+      assertThat(log.count("PutObjectRetention")).as(log.lines().toString()).isZero();
+      assertThat(log.count("GetObjectRetention")).as(log.lines().toString()).isEqualTo(1);
+      assertThat(store.retention("lost-answer")).isEqualTo(Retention.of(Mode.GOVERNANCE, until));
+      assertThat(versions(store, "lost-answer")).hasSize(1);
     }
   }
 

@@ -187,17 +187,10 @@ final class RestoreFixture {
   }
 
   List<String> eventReasons(String involved) {
-    return client.v1().events().inNamespace(NS).list().getItems().stream()
-        .filter(e -> involved.equals(e.getInvolvedObject().getName()))
-        .map(e -> e.getReason())
-        .toList();
+    return OperatorFixture.eventReasons(client, involved);
   }
 
   void assertWriteOnce() {
-    assertThat(audits).isNotEmpty();
-    for (AuditingBlobStore a : audits) {
-      a.assertNoNameWrittenTwice();
-      a.assertNoDeleteOfRetained();
-    }
+    OperatorFixture.assertWriteOnce(audits);
   }
 }
