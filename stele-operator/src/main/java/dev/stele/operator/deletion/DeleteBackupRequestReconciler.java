@@ -177,7 +177,8 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     return finish(request, backup, tombstones, retainedUntil, message);
   }
 
-  private static Instant expiration(String text) {
+  /** The instant {@code text} names, or null if it is null or not ISO-8601. */
+  static Instant expiration(String text) {
     try {
       return text == null ? null : Instant.parse(text);
     } catch (DateTimeParseException e) {
@@ -185,7 +186,8 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     }
   }
 
-  private static boolean finished(String phase) {
+  /** Whether a Backup in {@code phase} has run to its end. */
+  static boolean finished(String phase) {
     return BackupStatus.COMPLETED.equals(phase)
         || BackupStatus.PARTIALLY_FAILED.equals(phase)
         || BackupStatus.FAILED.equals(phase);
