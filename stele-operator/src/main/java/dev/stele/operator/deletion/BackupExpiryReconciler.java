@@ -6,6 +6,7 @@ import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
 import dev.stele.operator.Events;
 import dev.stele.operator.Settings;
+import dev.stele.operator.Times;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -58,7 +59,7 @@ public final class BackupExpiryReconciler implements Reconciler<Backup> {
         || !DeleteBackupRequestReconciler.finished(status.phase)) {
       return null;
     }
-    Instant expiration = DeleteBackupRequestReconciler.expiration(status.expiration);
+    Instant expiration = Times.parse(status.expiration);
     if (expiration == null) {
       return null;
     }
