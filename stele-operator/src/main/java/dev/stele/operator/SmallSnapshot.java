@@ -4,7 +4,9 @@ import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
+import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Instant;
@@ -105,6 +107,19 @@ public final class SmallSnapshot implements Closeable {
       }
     }
     return null;
+  }
+
+  /**
+   * The content of the file at {@code path} in {@code snapshot} (such as {@code backup.json}).
+   *
+   * @throws java.nio.file.NoSuchFileException if the snapshot has no such path
+   */
+  public static byte[] read(Repository repo, SnapshotManifest snapshot, String path)
+      throws IOException {
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    browser.cat(browser.find(snapshot, path), out);
+    return out.toByteArray();
   }
 
   /** Stores the chunks of the snapshot's files and trees. */

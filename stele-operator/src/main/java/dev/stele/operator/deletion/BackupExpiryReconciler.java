@@ -6,6 +6,7 @@ import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
 import dev.stele.operator.Events;
 import dev.stele.operator.Settings;
+import dev.stele.operator.Times;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -16,7 +17,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 
 /**
  * Expires Backups: once a finished Backup's {@code status.expiration} has passed, creates the
@@ -55,17 +55,12 @@ public final class BackupExpiryReconciler implements Reconciler<Backup> {
   public Duration reconcile(Backup backup) {
     BackupStatus status = backup.getStatus();
     if (status == null
-        || status.expiration == null
         || backup.getMetadata().getDeletionTimestamp() != null
-        || !(BackupStatus.COMPLETED.equals(status.phase)
-            || BackupStatus.PARTIALLY_FAILED.equals(status.phase)
-            || BackupStatus.FAILED.equals(status.phase))) {
+        || !DeleteBackupRequestReconciler.finished(status.phase)) {
       return null;
     }
-    Instant expiration;
-    try {
-      expiration = Instant.parse(status.expiration);
-    } catch (DateTimeParseException e) {
+    Instant expiration = Times.parse(status.expiration);
+    if (expiration == null) {
       return null;
     }
     Duration left = Duration.between(settings.clock().instant(), expiration);

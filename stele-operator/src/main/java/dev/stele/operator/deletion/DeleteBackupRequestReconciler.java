@@ -15,6 +15,7 @@ import dev.stele.operator.Events;
 import dev.stele.operator.InvalidResourceException;
 import dev.stele.operator.Repositories;
 import dev.stele.operator.Settings;
+import dev.stele.operator.Times;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -25,7 +26,6 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Objects;
 import org.slf4j.Logger;
@@ -158,7 +158,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
                   + name
                   + " deleted by DeleteBackupRequest "
                   + request.getMetadata().getName());
-      retainedUntil = found.isEmpty() ? null : found.retainedUntil(expiration(bs.expiration));
+      retainedUntil = found.isEmpty() ? null : found.retainedUntil(Times.parse(bs.expiration));
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       LOG.warn("deleting backup {}: {}", name, e.toString());
       return error(request, "repository " + bs.repository + ": " + e.getMessage());
@@ -177,15 +177,8 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     return finish(request, backup, tombstones, retainedUntil, message);
   }
 
-  private static Instant expiration(String text) {
-    try {
-      return text == null ? null : Instant.parse(text);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
-  }
-
-  private static boolean finished(String phase) {
+  /** Whether a Backup in {@code phase} has run to its end. */
+  static boolean finished(String phase) {
     return BackupStatus.COMPLETED.equals(phase)
         || BackupStatus.PARTIALLY_FAILED.equals(phase)
         || BackupStatus.FAILED.equals(phase);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stele.operator.BackupDocument;
+import dev.stele.operator.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -35,7 +36,7 @@ record BackupContents(
     SnapshotBrowser browser = new SnapshotBrowser(repo);
     BackupDocument document = null;
     try {
-      document = BackupDocument.decode(bytes(browser, browser.find(manifest, BackupDocument.FILE)));
+      document = BackupDocument.decode(SmallSnapshot.read(repo, manifest, BackupDocument.FILE));
     } catch (NoSuchFileException e) {
       // a backup taken before backup.json existed: resources only
     }

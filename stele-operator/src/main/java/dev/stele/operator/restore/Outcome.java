@@ -4,9 +4,9 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.operator.Times;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -99,7 +99,7 @@ final class Outcome {
             restore.getSpec().backupName,
             backup == null ? null : backup.snapshotID,
             repository,
-            backup == null ? null : instant(backup.expiration),
+            backup == null ? null : Times.parse(backup.expiration),
             status.startTimestamp,
             clock);
     outcome.restored = status.itemsRestored == null ? 0 : status.itemsRestored;
@@ -170,13 +170,5 @@ final class Outcome {
 
   private static List<String> first(List<String> all) {
     return all.size() <= 5 ? all : all.subList(0, 5);
-  }
-
-  static Instant instant(String iso) {
-    try {
-      return iso == null ? null : Instant.parse(iso);
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 }

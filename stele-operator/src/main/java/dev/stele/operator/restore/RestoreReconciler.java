@@ -18,6 +18,7 @@ import dev.stele.operator.Events;
 import dev.stele.operator.InvalidResourceException;
 import dev.stele.operator.Repositories;
 import dev.stele.operator.Settings;
+import dev.stele.operator.Times;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -196,7 +197,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
             spec.backupName,
             bs.snapshotID,
             bs.repository,
-            Outcome.instant(bs.expiration),
+            Times.parse(bs.expiration),
             started.toString(),
             settings.clock());
     Repository opened;

@@ -6,9 +6,7 @@ import dev.stele.operator.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -53,9 +51,6 @@ final class Results {
 
   /** The {@code restore.json} of a results snapshot. */
   static RestoreDocument read(Repository repo, SnapshotManifest results) throws IOException {
-    SnapshotBrowser browser = new SnapshotBrowser(repo);
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    browser.cat(browser.find(results, RestoreDocument.FILE), out);
-    return RestoreDocument.decode(out.toByteArray());
+    return RestoreDocument.decode(SmallSnapshot.read(repo, results, RestoreDocument.FILE));
   }
 }

@@ -8,6 +8,7 @@ import dev.stele.k8s.api.ScheduleStatus;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.operator.Events;
 import dev.stele.operator.Settings;
+import dev.stele.operator.Times;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -133,20 +134,12 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
   /** The last run's time, or the Schedule's creation, or (neither known) now. */
   private Instant since(Schedule schedule) {
     ScheduleStatus status = schedule.getStatus();
-    Instant last = instant(status.lastBackup);
+    Instant last = Times.parse(status.lastBackup);
     if (last != null) {
       return last;
     }
-    Instant created = instant(schedule.getMetadata().getCreationTimestamp());
+    Instant created = Times.parse(schedule.getMetadata().getCreationTimestamp());
     return created == null ? settings.clock().instant() : created;
-  }
-
-  private static Instant instant(String text) {
-    try {
-      return text == null ? null : Instant.parse(text);
-    } catch (java.time.format.DateTimeParseException e) {
-      return null;
-    }
   }
 
   /** Creates the Backup; false if it exists already (this time's Backup was made before). */

@@ -1,15 +1,14 @@
 package dev.stele.operator.sync;
 
-import dev.stele.blob.BlobNotFoundException;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.operator.BackupDocument;
 import dev.stele.operator.Events;
 import dev.stele.operator.InvalidResourceException;
+import dev.stele.operator.Manifests;
 import dev.stele.operator.Repositories;
 import dev.stele.operator.Settings;
-import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -23,14 +22,12 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,21 +37,15 @@ import org.slf4j.LoggerFactory;
  * namespace when the cluster has no Backup of that name — the way into a new cluster pointed at an
  * old bucket. A deleted backup's manifest is tombstoned, so it is never brought back.
  *
- * <p>A manifest is immutable, so the name it is for is read once per process and remembered; a pass
- * lists the snapshots and the tombstones and reads only manifests it has not seen.
+ * <p>A pass lists the snapshots and the tombstones and reads only manifests this process has not
+ * seen ({@link Manifests}).
  *
- * <p>Concurrency: the JOSDK runs one pass per repository at a time; the memory of manifests is
- * shared by all and safe for that.
+ * <p>Concurrency: the JOSDK runs one pass per repository at a time; {@link Manifests} is shared by
+ * all and safe for that.
  */
 @ControllerConfiguration(name = "backup-sync")
 public final class BackupSyncReconciler implements Reconciler<BackupStorageLocationRepository> {
   private static final Logger LOG = LoggerFactory.getLogger(BackupSyncReconciler.class);
-
-  /** What a manifest says that sync needs: the backup it is for (null: not a backup), its time. */
-  private record Seen(String backupName, Instant time) {}
-
-  /** Every manifest read so far, by repository id and snapshot id. */
-  private final Map<String, Seen> seen = new ConcurrentHashMap<>();
 
   private final KubernetesClient client;
   private final Settings settings;
@@ -93,24 +84,19 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
       for (Backup b : client.resources(Backup.class).inNamespace(ns).list().getItems()) {
         existing.put(b.getMetadata().getName(), b);
       }
-      Map<String, Id> live = liveBackups(repo, repo.tombstoned());
-      Map<String, Id> missing = new LinkedHashMap<>();
+      // Read after the Backups were listed: a deletion tombstones the manifest before it removes
+      // the
+      // Backup, so a Backup missing from that list because it was deleted is tombstoned here.
+      Map<String, SnapshotCatalog.Entry> live = liveBackups(repo, repo.tombstoned());
+      Map<String, SnapshotCatalog.Entry> missing = new LinkedHashMap<>();
       live.forEach(
-          (name, id) -> {
+          (name, entry) -> {
             Backup b = existing.get(name);
-            if (b == null) {
-              missing.put(name, id);
-            } else if (syncedWithoutStatus(b, id)) {
-              // Created by a pass that stopped before it wrote the status.
-              missing.put(name, id);
+            // A Backup synced without status was created by a pass that stopped before writing it.
+            if (b == null || syncedWithoutStatus(b, entry.id())) {
+              missing.put(name, entry);
             }
           });
-      if (!missing.isEmpty()) {
-        // Read after the Backups were listed: a deletion tombstones the manifest before it removes
-        // the Backup, so a Backup found missing above because it was deleted is tombstoned here.
-        Set<String> forgotten = repo.tombstoned();
-        missing.values().removeIf(id -> forgotten.contains(BlobKind.SNAPSHOT.nameOf(id)));
-      }
       for (var e : missing.entrySet()) {
         if (create(repo, bslr, e.getValue(), existing.get(e.getKey()))) {
           created.add(e.getKey());
@@ -146,34 +132,18 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
    * The manifest of each backup name among the repository's snapshots not in {@code forgotten} (the
    * newest, should two carry one name: the same name used in two clusters).
    */
-  private Map<String, Id> liveBackups(Repository repo, Set<String> forgotten) throws IOException {
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    String repoId = repo.format().id();
-    Map<String, Id> live = new HashMap<>();
-    Map<String, Instant> times = new HashMap<>();
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
+  private static Map<String, SnapshotCatalog.Entry> liveBackups(
+      Repository repo, Set<String> forgotten) throws IOException {
+    Map<String, SnapshotCatalog.Entry> live = new HashMap<>();
+    for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
+      SnapshotManifest m = e.manifest();
+      String name = m.labels().get(StelApi.BACKUP_NAME_LABEL);
+      if (name == null || !m.tags().contains(StelApi.BACKUP_TAG) || forgotten.contains(e.name())) {
         continue;
       }
-      Seen seen = this.seen.get(repoId + "/" + id.hex());
-      if (seen == null) {
-        SnapshotManifest m;
-        try {
-          m = catalog.read(id);
-        } catch (BlobNotFoundException e) {
-          continue;
-        }
-        String label = m.labels().get(StelApi.BACKUP_NAME_LABEL);
-        seen = new Seen(m.tags().contains(StelApi.BACKUP_TAG) ? label : null, m.time());
-        this.seen.put(repoId + "/" + id.hex(), seen);
-      }
-      if (seen.backupName() == null) {
-        continue;
-      }
-      Instant before = times.get(seen.backupName());
-      if (before == null || seen.time().isAfter(before)) {
-        live.put(seen.backupName(), id);
-        times.put(seen.backupName(), seen.time());
+      SnapshotCatalog.Entry before = live.get(name);
+      if (before == null || m.time().isAfter(before.manifest().time())) {
+        live.put(name, e);
       }
     }
     return live;
@@ -181,9 +151,10 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
 
   /** Creates the Backup (unless {@code existing}) and writes its status; false if it was taken. */
   private boolean create(
-      Repository repo, BackupStorageLocationRepository bslr, Id id, Backup existing)
-      throws IOException {
-    SnapshotCatalog.Entry entry = new SnapshotCatalog.Entry(id, new SnapshotCatalog(repo).read(id));
+      Repository repo,
+      BackupStorageLocationRepository bslr,
+      SnapshotCatalog.Entry entry,
+      Backup existing) {
     BackupDocument doc;
     try {
       doc = SyncedBackup.document(repo, entry);

@@ -6,14 +6,14 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.StelApi;
 import dev.stele.operator.BackupDocument;
-import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
-import dev.stele.snapshot.Tree;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.nio.file.NoSuchFileException;
 import java.util.Map;
 
 /**
@@ -31,15 +31,18 @@ final class SyncedBackup {
    * @throws IOException if it is there but cannot be read
    */
   static BackupDocument document(Repository repo, SnapshotCatalog.Entry entry) throws IOException {
-    Id root = Id.parse(entry.manifest().tree());
-    Node node = Tree.decode(root, repo.readChunk(root)).find(BackupDocument.FILE);
-    if (node == null || !node.isFile()) {
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    Node node;
+    try {
+      node = browser.find(entry.manifest(), BackupDocument.FILE);
+    } catch (NoSuchFileException e) {
+      return null;
+    }
+    if (!node.isFile()) {
       return null;
     }
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    for (Id chunk : node.chunks()) {
-      bytes.writeBytes(repo.readChunk(chunk));
-    }
+    browser.cat(node, bytes);
     return BackupDocument.decode(bytes.toByteArray());
   }
 
