@@ -17,6 +17,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,6 +41,13 @@ public final class Repository implements Closeable {
   private final byte[] blobKey;
   private final List<String> warnings = new ArrayList<>();
   private final TreePackCache treePacks = new TreePackCache();
+
+  /**
+   * Tombstones read so far, by id: named by their content and never rewritten, so each is read once
+   * per open repository and {@link #tombstones} costs one listing after the first call.
+   */
+  private final Map<Id, Tombstone> tombstonesRead = new ConcurrentHashMap<>();
+
   private final VersionedReads reads;
   private volatile java.util.function.Consumer<String> warningListener;
   private volatile Index index;
@@ -432,12 +440,19 @@ public final class Repository implements Closeable {
     return tombstones().keySet();
   }
 
-  /** The ids of every readable tombstone, by the name of the blob it forgets. */
+  /**
+   * The ids of every readable tombstone, by the name of the blob it forgets: one listing, and a
+   * read of each tombstone this repository object has not read before.
+   */
   public Map<String, List<Id>> tombstones() throws IOException {
     Map<String, List<Id>> byTarget = new HashMap<>();
     for (Id id : list(BlobKind.TOMBSTONE)) {
       try {
-        Tombstone t = Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class);
+        Tombstone t = tombstonesRead.get(id);
+        if (t == null) {
+          t = Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class);
+          tombstonesRead.put(id, t);
+        }
         byTarget.computeIfAbsent(t.target(), k -> new ArrayList<>()).add(id);
       } catch (BlobNotFoundException e) {
         // removed by maintenance after listing
