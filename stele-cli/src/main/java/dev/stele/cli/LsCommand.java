@@ -58,6 +58,10 @@ final class LsCommand extends StelCommand {
           case DIRECTORY -> 'd';
           case SYMLINK -> 'l';
           case FILE -> '-';
+          case FIFO -> 'p';
+          case SOCKET -> 's';
+          case CHAR_DEVICE -> 'c';
+          case BLOCK_DEVICE -> 'b';
         };
     String line =
         String.format(

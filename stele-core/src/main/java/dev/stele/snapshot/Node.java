@@ -20,6 +20,7 @@ import java.util.List;
  * @param chunks a file's content, in order; empty for others
  * @param subtree a directory's tree chunk, or null
  * @param target a symbolic link's target, or null
+ * @param rdev a device node's device number ({@code st_rdev}); 0 for others
  */
 public record Node(
     String name,
@@ -35,17 +36,64 @@ public record Node(
     long size,
     List<Id> chunks,
     Id subtree,
-    String target) {
+    String target,
+    long rdev) {
 
-  /** The kinds of entries a tree records; special files are skipped with a warning. */
+  /**
+   * The kinds of entries a tree records. The ordinal is the node kind code of the tree format
+   * (docs/format.md §10): never reorder.
+   */
   public enum Kind {
     FILE,
     DIRECTORY,
-    SYMLINK
+    SYMLINK,
+    FIFO,
+    SOCKET,
+    CHAR_DEVICE,
+    BLOCK_DEVICE;
+
+    /** True for the kinds that carry a device number. */
+    public boolean isDevice() {
+      return this == CHAR_DEVICE || this == BLOCK_DEVICE;
+    }
   }
 
   public Node {
     chunks = chunks == null ? List.of() : List.copyOf(chunks);
+  }
+
+  /** A node that is not a device node ({@code rdev} 0). */
+  public Node(
+      String name,
+      Kind kind,
+      int mode,
+      int uid,
+      int gid,
+      long mtimeNanos,
+      long ctimeNanos,
+      long device,
+      long inode,
+      int links,
+      long size,
+      List<Id> chunks,
+      Id subtree,
+      String target) {
+    this(
+        name,
+        kind,
+        mode,
+        uid,
+        gid,
+        mtimeNanos,
+        ctimeNanos,
+        device,
+        inode,
+        links,
+        size,
+        chunks,
+        subtree,
+        target,
+        0);
   }
 
   public boolean isFile() {
@@ -82,7 +130,8 @@ public record Node(
         size,
         newChunks,
         subtree,
-        target);
+        target,
+        rdev);
   }
 
   public Node withTarget(String linkTarget) {
@@ -100,7 +149,8 @@ public record Node(
         size,
         chunks,
         subtree,
-        linkTarget);
+        linkTarget,
+        rdev);
   }
 
   public Node withSubtree(Id tree) {
@@ -118,6 +168,7 @@ public record Node(
         size,
         chunks,
         tree,
-        target);
+        target,
+        rdev);
   }
 }

@@ -121,6 +121,8 @@ public final class Restore {
       }
       case SYMLINK -> symlinks.add(new Entry(path, node));
       case FILE -> collectFile(node, path);
+      case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE ->
+          warnings.add(path + ": " + node.kind() + " not restored");
     }
   }
 

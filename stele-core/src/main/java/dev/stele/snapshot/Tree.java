@@ -5,7 +5,6 @@ import dev.stele.repo.Id;
 import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -19,12 +18,17 @@ import java.util.List;
  *
  * <pre>
  * version u8 = 1 | count u32 | count × node
- * node: name length u16 | name UTF-8 | kind u8 (0 file, 1 dir, 2 symlink) | mode u32 | uid u32
- *       | gid u32 | mtime i64 ns | ctime i64 ns | device i64 | inode i64 | links u32 | size i64
- *       | file: chunk count u32, count × id[32]
- *       | dir: subtree id[32]
- *       | symlink: target length u16 | target UTF-8
+ * node: name length u16 | name bytes | kind u8 | mode u32 | uid u32 | gid u32 | mtime i64 ns
+ *       | ctime i64 ns | device i64 | inode i64 | links u32 | size i64
+ *       | file (0): chunk count u32, count × id[32]
+ *       | dir (1): subtree id[32]
+ *       | symlink (2): target length u16 | target bytes
+ *       | fifo (3), socket (4): nothing
+ *       | char device (5), block device (6): rdev i64
  * </pre>
+ *
+ * <p>Names and targets are the exact bytes the kernel gave (UTF-8 where they are valid); in a
+ * {@link Node} they are {@link FileName} strings.
  */
 public record Tree(List<Node> nodes) {
   private static final Comparator<Node> BY_NAME = Comparator.comparing(Node::name);
@@ -52,23 +56,22 @@ public record Tree(List<Node> nodes) {
     return null;
   }
 
-  /** Longest name or symlink target, in UTF-8 bytes, that the u16 length fields can record. */
+  /** Longest name or symlink target, in bytes, that the u16 length fields can record. */
   public static final int MAX_STRING_BYTES = 0xFFFF;
 
   /**
    * Encodes the tree.
    *
    * @throws IllegalArgumentException if a name or symlink target is longer than {@value
-   *     #MAX_STRING_BYTES} UTF-8 bytes (the format's u16 length fields cannot record it)
+   *     #MAX_STRING_BYTES} bytes (the format's u16 length fields cannot record it)
    */
   public byte[] encode() {
     int size = 5;
     List<byte[]> names = new ArrayList<>(nodes.size());
     List<byte[]> targets = new ArrayList<>(nodes.size());
     for (Node n : nodes) {
-      byte[] name = n.name().getBytes(StandardCharsets.UTF_8);
-      byte[] target =
-          n.target() == null ? new byte[0] : n.target().getBytes(StandardCharsets.UTF_8);
+      byte[] name = FileName.encode(n.name());
+      byte[] target = n.target() == null ? new byte[0] : FileName.encode(n.target());
       checkLength("name", n.name(), name);
       checkLength("symlink target of " + n.name(), n.target(), target);
       names.add(name);
@@ -79,6 +82,8 @@ public record Tree(List<Node> nodes) {
             case FILE -> 4 + n.chunks().size() * Id.BYTES;
             case DIRECTORY -> Id.BYTES;
             case SYMLINK -> 2 + target.length;
+            case FIFO, SOCKET -> 0;
+            case CHAR_DEVICE, BLOCK_DEVICE -> 8;
           };
     }
     ByteBuffer out = ByteBuffer.allocate(size);
@@ -96,6 +101,8 @@ public record Tree(List<Node> nodes) {
         }
         case DIRECTORY -> out.put(n.subtree().bytes());
         case SYMLINK -> out.putShort((short) targets.get(i).length).put(targets.get(i));
+        case FIFO, SOCKET -> {}
+        case CHAR_DEVICE, BLOCK_DEVICE -> out.putLong(n.rdev());
       }
     }
     return out.array();
@@ -132,6 +139,7 @@ public record Tree(List<Node> nodes) {
         List<Id> chunks = List.of();
         Id subtree = null;
         String target = null;
+        long rdev = 0;
         switch (kind) {
           case FILE -> {
             int n = in.getInt();
@@ -147,11 +155,13 @@ public record Tree(List<Node> nodes) {
           }
           case DIRECTORY -> subtree = readId(in);
           case SYMLINK -> target = string(in);
+          case FIFO, SOCKET -> {}
+          case CHAR_DEVICE, BLOCK_DEVICE -> rdev = in.getLong();
         }
         nodes.add(
             new Node(
                 name, kind, mode, uid, gid, mtime, ctime, device, inode, links, size, chunks,
-                subtree, target));
+                subtree, target, rdev));
       }
       if (in.hasRemaining()) {
         throw new CorruptBlobException(
@@ -166,16 +176,16 @@ public record Tree(List<Node> nodes) {
   /** Bytes of the smallest node: empty name, no chunks, empty target. */
   private static final int MIN_NODE_BYTES = 2 + 1 + 12 + 32 + 4 + 8 + 2;
 
-  private static void checkLength(String what, String value, byte[] utf8) {
-    if (utf8.length > MAX_STRING_BYTES) {
+  private static void checkLength(String what, String value, byte[] bytes) {
+    if (bytes.length > MAX_STRING_BYTES) {
       throw new IllegalArgumentException(
           what
               + " is "
-              + utf8.length
-              + " UTF-8 bytes, longer than a tree can record ("
+              + bytes.length
+              + " bytes, longer than a tree can record ("
               + MAX_STRING_BYTES
               + "): "
-              + value.substring(0, Math.min(value.length(), 80))
+              + FileName.display(value.substring(0, Math.min(value.length(), 80)))
               + "…");
     }
   }
@@ -189,6 +199,6 @@ public record Tree(List<Node> nodes) {
   private static String string(ByteBuffer in) {
     byte[] b = new byte[Short.toUnsignedInt(in.getShort())];
     in.get(b);
-    return new String(b, StandardCharsets.UTF_8);
+    return FileName.decode(b);
   }
 }

@@ -39,6 +39,54 @@ class TreeCodecTest {
   }
 
   @Test
+  void specialFilesAndByteNamesRoundTrip() throws Exception {
+    String invalid = FileName.decode(new byte[] {'x', (byte) 0xff});
+    Tree tree =
+        new Tree(
+            List.of(
+                node("fifo", Node.Kind.FIFO, null, null, null),
+                node("sock", Node.Kind.SOCKET, null, null, null),
+                new Node(
+                    "tty",
+                    Node.Kind.CHAR_DEVICE,
+                    0620,
+                    0,
+                    5,
+                    3L,
+                    4L,
+                    5L,
+                    6L,
+                    1,
+                    0L,
+                    null,
+                    null,
+                    null,
+                    (4L << 8) | 1),
+                new Node(
+                    "sda",
+                    Node.Kind.BLOCK_DEVICE,
+                    0660,
+                    0,
+                    6,
+                    3L,
+                    4L,
+                    5L,
+                    6L,
+                    1,
+                    0L,
+                    null,
+                    null,
+                    null,
+                    8L << 8),
+                node(invalid, Node.Kind.SYMLINK, null, null, invalid)));
+    Tree decoded = Tree.decode(TREE, tree.encode());
+    assertThat(decoded).isEqualTo(tree);
+    assertThat(decoded.find("tty").rdev()).isEqualTo((4L << 8) | 1);
+    assertThat(FileName.encode(decoded.find(invalid).target()))
+        .isEqualTo(new byte[] {'x', (byte) 0xff});
+  }
+
+  @Test
   void trailingBytesAreCorruption() {
     byte[] bytes = sample().encode();
     byte[] longer = Arrays.copyOf(bytes, bytes.length + 1);
@@ -63,7 +111,7 @@ class TreeCodecTest {
   void unknownKindsAreCorruption() {
     byte[] bytes = new Tree(List.of(node("a", Node.Kind.SYMLINK, null, null, "t"))).encode();
     // version u8, count u32, name length u16, name "a", then the kind
-    for (byte kind : new byte[] {3, 127, -1}) {
+    for (byte kind : new byte[] {7, 127, -1}) {
       bytes[1 + 4 + 2 + 1] = kind;
       assertThatThrownBy(() -> Tree.decode(TREE, bytes))
           .isInstanceOf(CorruptBlobException.class)
@@ -91,7 +139,7 @@ class TreeCodecTest {
             () -> new Tree(List.of(node(longName, Node.Kind.FILE, null, null, null))).encode())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("nnnnnnnn")
-        .hasMessageContaining("65536 UTF-8 bytes");
+        .hasMessageContaining("65536 bytes");
     // 2-byte characters: 32768 chars are 65536 bytes, though String.length() is only 32768
     String longTarget = "é".repeat(0x8000);
     assertThatThrownBy(
