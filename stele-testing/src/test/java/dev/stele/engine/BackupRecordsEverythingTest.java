@@ -1,0 +1,248 @@
+package dev.stele.engine;
+
+import static dev.stele.engine.TestRepositories.backup;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.FileName;
+import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.testing.InMemoryBlobStore;
+import dev.stele.testing.MutableClock;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A backup records every entry as the kernel gives it: names and link targets as exact bytes,
+ * FIFOs, sockets and device nodes as nodes, and a file that changes while it is read consistently.
+ */
+class BackupRecordsEverythingTest {
+  @TempDir Path tmp;
+
+  private final MutableClock clock = new MutableClock();
+  private InMemoryBlobStore store;
+  private Repository repo;
+
+  @BeforeEach
+  void createRepository() throws IOException {
+    store = new InMemoryBlobStore(clock);
+    repo = TestRepositories.init(store, TestRepositories.small(clock));
+  }
+
+  private static byte[] bytes(String ascii, int... tail) {
+    byte[] head = ascii.getBytes(StandardCharsets.US_ASCII);
+    byte[] out = Arrays.copyOf(head, head.length + tail.length);
+    for (int i = 0; i < tail.length; i++) {
+      out[head.length + i] = (byte) tail[i];
+    }
+    return out;
+  }
+
+  private static final byte[] COL_FF = bytes("col", 0xff);
+  private static final byte[] COL_FE = bytes("col", 0xfe);
+  private static final byte[] BAD_FF = bytes("bad", 0xff);
+
+  /** The entries of the directory {@code path} of a snapshot, by their exact name bytes. */
+  private Map<String, Node> entries(SnapshotManifest snapshot, Path path) throws IOException {
+    SnapshotBrowser browser = new SnapshotBrowser(TestRepositories.open(store, clock));
+    Map<String, Node> out = new LinkedHashMap<>();
+    for (Node n : browser.tree(browser.find(snapshot, path.toString())).nodes()) {
+      out.put(key(FileName.encode(n.name())), n);
+    }
+    return out;
+  }
+
+  private static String key(byte[] name) {
+    return Arrays.toString(name);
+  }
+
+  private byte[] content(Node file) throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    new SnapshotBrowser(TestRepositories.open(store, clock)).cat(file, out);
+    return out.toByteArray();
+  }
+
+  /** Writes files named by bytes that are not UTF-8, and links whose targets are not either. */
+  private Path writeByteNames(Path source) throws IOException {
+    Files.createDirectories(source);
+    Files.writeString(FileName.resolve(source, FileName.decode(COL_FF)), "ff");
+    Files.writeString(FileName.resolve(source, FileName.decode(COL_FE)), "fe");
+    Files.writeString(FileName.resolve(source, FileName.decode(BAD_FF)), "bad");
+    Files.writeString(source.resolve("a\\b"), "backslash");
+    // ../up<ff>/t and /nowhere/<fe>: Path.resolve joins the elements' bytes as they are.
+    Path up = FileName.resolve(tmp, FileName.decode(bytes("up", 0xff))).getFileName();
+    Files.createSymbolicLink(source.resolve("relative"), Path.of("..").resolve(up).resolve("t"));
+    Files.createSymbolicLink(
+        source.resolve("absolute"), FileName.resolve(Path.of("/nowhere"), FileName.decode(COL_FE)));
+    return source;
+  }
+
+  @Test
+  void namesAndLinkTargetsAreRecordedAsTheirExactBytes() throws IOException {
+    Path source = writeByteNames(tmp.resolve("names"));
+
+    Backup.Result result = backup(repo, source);
+
+    assertThat(result.warnings()).isEmpty();
+    Map<String, Node> nodes = entries(result.manifest(), source);
+    assertThat(nodes)
+        .containsOnlyKeys(
+            key(COL_FF),
+            key(COL_FE),
+            key(BAD_FF),
+            key(bytes("a\\b")),
+            key(bytes("relative")),
+            key(bytes("absolute")));
+    assertThat(content(nodes.get(key(COL_FF)))).isEqualTo(bytes("ff"));
+    assertThat(content(nodes.get(key(COL_FE)))).isEqualTo(bytes("fe"));
+    assertThat(content(nodes.get(key(BAD_FF)))).isEqualTo(bytes("bad"));
+    assertThat(FileName.encode(nodes.get(key(bytes("relative"))).target()))
+        .isEqualTo(bytes("../up", 0xff, '/', 't'));
+    assertThat(FileName.encode(nodes.get(key(bytes("absolute"))).target()))
+        .isEqualTo(bytes("/nowhere/col", 0xfe));
+  }
+
+  @Test
+  void excludesMatchNamesAsLsShowsThem() throws IOException {
+    Path source = writeByteNames(tmp.resolve("names"));
+
+    Backup.Result result =
+        backup(
+            repo,
+            TestRepositories.options().withExcludes(List.of("col\\xff", "bad\\xFF", "a\\\\b")),
+            source);
+
+    assertThat(
+            entries(result.manifest(), source).values().stream()
+                .map(n -> FileName.display(n.name())))
+        .containsOnly("col\\xfe", "relative", "absolute");
+  }
+
+  @Test
+  void fifosSocketsAndDevicesAreRecordedWithTheirAttributesAndReusedUnchanged() throws Exception {
+    assertThat(System.getProperty("user.name")).as("tests run as root").isEqualTo("root");
+    // Within the build directory: the source's ancestors must stay still between the backups.
+    Path source = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "special-");
+    try {
+      writeByteNames(source);
+      run("mkfifo", "-m", "0604", source.resolve("fifo").toString());
+      run("mknod", "-m", "0640", source.resolve("null").toString(), "c", "1", "3");
+      run("mknod", "-m", "0600", source.resolve("loop").toString(), "b", "7", "200");
+      Files.setAttribute(source.resolve("null"), "unix:uid", 1234, LinkOption.NOFOLLOW_LINKS);
+      Files.setAttribute(source.resolve("null"), "unix:gid", 5678, LinkOption.NOFOLLOW_LINKS);
+      try (ServerSocketChannel socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+        socket.bind(UnixDomainSocketAddress.of(source.resolve("socket")));
+
+        Backup.Result first = backup(repo, source);
+
+        assertThat(first.warnings()).isEmpty();
+        assertThat(first.manifest().stats().skipped()).isZero();
+        Map<String, Node> nodes = entries(first.manifest(), source);
+        Node fifo = nodes.get(key(bytes("fifo")));
+        assertThat(fifo.kind()).isEqualTo(Node.Kind.FIFO);
+        assertThat(fifo.mode()).isEqualTo(0604);
+        assertThat(nodes.get(key(bytes("socket"))).kind()).isEqualTo(Node.Kind.SOCKET);
+        Node nul = nodes.get(key(bytes("null")));
+        assertThat(nul.kind()).isEqualTo(Node.Kind.CHAR_DEVICE);
+        assertThat(nul.mode()).isEqualTo(0640);
+        assertThat(nul.uid()).isEqualTo(1234);
+        assertThat(nul.gid()).isEqualTo(5678);
+        assertThat(nul.rdev()).as("makedev(1, 3)").isEqualTo((1 << 8) | 3);
+        Node loop = nodes.get(key(bytes("loop")));
+        assertThat(loop.kind()).isEqualTo(Node.Kind.BLOCK_DEVICE);
+        assertThat(loop.rdev()).as("makedev(7, 200)").isEqualTo((7 << 8) | 200);
+        assertThat(first.manifest().stats().files()).isEqualTo(nodes.size());
+
+        Backup.Result second =
+            backup(
+                repo,
+                TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+                source);
+
+        assertThat(second.warnings()).isEmpty();
+        assertThat(second.manifest().stats().filesNew()).isZero();
+        assertThat(second.manifest().stats().chunksNew()).isZero();
+        assertThat(entries(second.manifest(), source)).isEqualTo(nodes);
+      }
+    } finally {
+      RoundTripTest.deleteRecursively(source);
+    }
+  }
+
+  private static void run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).inheritIO().start();
+    assertThat(p.waitFor()).as(String.join(" ", command)).isZero();
+  }
+
+  @Test
+  void aFileGrowingWhileItIsReadIsRecordedAsReadWithAWarningAndReadAgainNextTime()
+      throws IOException {
+    Path source = Files.createDirectories(tmp.resolve("growing"));
+    Path log = source.resolve("log");
+    byte[] start = new byte[300 << 10];
+    new Random(5).nextBytes(start);
+    Files.write(log, start);
+    AtomicBoolean appended = new AtomicBoolean();
+    BackupListener appendOnFirstChunk =
+        new BackupListener() {
+          @Override
+          public void bytesRead(long bytes) {
+            if (appended.compareAndSet(false, true)) {
+              try {
+                Files.write(log, new byte[100 << 10], StandardOpenOption.APPEND);
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          }
+        };
+
+    Backup.Result first =
+        new Backup(repo, TestRepositories.options(), appendOnFirstChunk).run(List.of(source));
+
+    assertThat(appended).isTrue();
+    assertThat(first.warnings())
+        .singleElement()
+        .asString()
+        .startsWith(log + ": changed while it was read");
+    Node recorded = entries(first.manifest(), source).get(key(bytes("log")));
+    assertThat(recorded.size())
+        .as("size = bytes read = sum of the chunks")
+        .isEqualTo(content(recorded).length)
+        .isGreaterThanOrEqualTo(start.length);
+    assertThat(first.warnings().get(0)).contains("recorded the " + recorded.size() + " bytes");
+    assertThat(first.manifest().stats().bytes()).isEqualTo(recorded.size());
+
+    Backup.Result second =
+        backup(
+            repo,
+            TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+            source);
+
+    assertThat(second.warnings()).isEmpty();
+    assertThat(second.manifest().stats().filesNew()).as("read again").isEqualTo(1);
+    Node again = entries(second.manifest(), source).get(key(bytes("log")));
+    assertThat(content(again)).isEqualTo(Files.readAllBytes(log));
+  }
+}
