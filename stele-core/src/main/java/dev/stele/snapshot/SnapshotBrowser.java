@@ -41,7 +41,7 @@ public final class SnapshotBrowser {
 
   public Tree tree(Node directory) throws IOException {
     if (!directory.isDirectory()) {
-      throw new IllegalArgumentException(directory.name() + " is not a directory");
+      throw new IllegalArgumentException(FileName.display(directory.name()) + " is not a directory");
     }
     return Tree.decode(directory.subtree(), repo.readChunk(directory.subtree()));
   }
@@ -104,7 +104,7 @@ public final class SnapshotBrowser {
   /** Writes a file's content to {@code out}, chunk by chunk. */
   public void cat(Node file, OutputStream out) throws IOException {
     if (!file.isFile()) {
-      throw new IllegalArgumentException(file.name() + " is not a file");
+      throw new IllegalArgumentException(FileName.display(file.name()) + " is not a file");
     }
     for (Id chunk : file.chunks()) {
       out.write(repo.readChunk(chunk));

@@ -12,6 +12,7 @@ import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
+import dev.stele.testing.RandomTree;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -28,6 +29,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -245,4 +247,56 @@ class BackupRecordsEverythingTest {
     Node again = entries(second.manifest(), source).get(key(bytes("log")));
     assertThat(content(again)).isEqualTo(Files.readAllBytes(log));
   }
+
+  @Test
+  void randomTreesWithByteNamesAndSpecialFilesAreRecordedEntryForEntry() throws IOException {
+    Path source =
+        new RandomTree(61).files(60).byteNames(true).specialFiles(true).writeTo(tmp.resolve("rnd"));
+
+    Backup.Result result = backup(repo, source);
+
+    assertThat(result.warnings()).isEmpty();
+    SnapshotBrowser browser = new SnapshotBrowser(TestRepositories.open(store, clock));
+    Map<String, Node> recorded = new TreeMap<>();
+    Node start = browser.find(result.manifest(), source.toString());
+    for (SnapshotBrowser.Entry e : browser.list(start, source.toString(), true)) {
+      recorded.put(e.path(), e.node());
+    }
+    Map<String, Path> onDisk = new TreeMap<>();
+    try (var walk = Files.walk(source)) {
+      walk.forEach(p -> onDisk.put(FileName.ofPath(p), p));
+    }
+    assertThat(recorded.keySet()).isEqualTo(onDisk.keySet());
+    assertThat(recorded.keySet()).anyMatch(FileName::hasEscapes);
+    for (var e : onDisk.entrySet()) {
+      Node node = recorded.get(e.getKey());
+      Path path = e.getValue();
+      Map<String, Object> a =
+          Files.readAttributes(path, "unix:mode,size,rdev", LinkOption.NOFOLLOW_LINKS);
+      int mode = (Integer) a.get("mode");
+      String what = FileName.display(e.getKey());
+      assertThat(node.kind()).as(what).isEqualTo(KINDS.get(mode & 0170000));
+      assertThat(node.mode()).as(what).isEqualTo(mode & 07777);
+      switch (node.kind()) {
+        case FILE -> assertThat(content(node)).as(what).isEqualTo(Files.readAllBytes(path));
+        case SYMLINK ->
+            assertThat(node.target())
+                .as(what)
+                .isEqualTo(FileName.ofPath(Files.readSymbolicLink(path)));
+        case CHAR_DEVICE, BLOCK_DEVICE ->
+            assertThat(node.rdev()).as(what).isEqualTo((Long) a.get("rdev"));
+        default -> {}
+      }
+    }
+  }
+
+  private static final Map<Integer, Node.Kind> KINDS =
+      Map.of(
+          0100000, Node.Kind.FILE,
+          0040000, Node.Kind.DIRECTORY,
+          0120000, Node.Kind.SYMLINK,
+          0010000, Node.Kind.FIFO,
+          0140000, Node.Kind.SOCKET,
+          0020000, Node.Kind.CHAR_DEVICE,
+          0060000, Node.Kind.BLOCK_DEVICE);
 }
