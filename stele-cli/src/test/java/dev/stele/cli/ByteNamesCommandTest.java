@@ -72,6 +72,33 @@ class ByteNamesCommandTest {
   }
 
   @Test
+  void lsShowsSpecialFilesWithTheirTypeAndDeviceNumbers() throws Exception {
+    assertThat(System.getProperty("user.name")).as("tests run as root").isEqualTo("root");
+    Path special = Files.createDirectories(tmp.resolve("special"));
+    run("mkfifo", special.resolve("fifo").toString());
+    run("mknod", "-m", "0640", special.resolve("null").toString(), "c", "1", "3");
+    source = special;
+    snapshot();
+
+    Cli.Run long_ = cli.run("ls", "-l", "latest:" + special);
+    Cli.Run json = cli.run("ls", "--json", "latest:" + special);
+
+    assertThat(long_.stdout().lines())
+        .anyMatch(l -> l.startsWith("prw-") && l.endsWith(special + "/fifo"))
+        .anyMatch(l -> l.startsWith("crw-r-----") && l.contains(" 1, 3 ") && l.endsWith("/null"));
+    JsonNode entries = JSON.readTree(json.stdout());
+    assertThat(entries.get(0).get("type").asText()).isEqualTo("fifo");
+    assertThat(entries.get(1).get("type").asText()).isEqualTo("char_device");
+    assertThat(entries.get(1).get("mode").asText()).isEqualTo("0640");
+    assertThat(entries.get(1).get("rdev").asLong()).isEqualTo((1 << 8) | 3);
+  }
+
+  private static void run(String... command) throws Exception {
+    Process p = new ProcessBuilder(command).inheritIO().start();
+    assertThat(p.waitFor()).as(String.join(" ", command)).isZero();
+  }
+
+  @Test
   void lsJsonGivesBackTheExactBytesThroughParseDisplay() throws IOException {
     snapshot();
 

@@ -128,11 +128,15 @@ class BackupRecordsEverythingTest {
   @Test
   void excludesMatchNamesAsLsShowsThem() throws IOException {
     Path source = writeByteNames(tmp.resolve("names"));
+    Path sub = FileName.resolve(source, FileName.decode(bytes("sub", 0x80)));
+    Files.createDirectory(sub);
+    Files.writeString(sub.resolve("inside"), "excluded with its directory");
 
     Backup.Result result =
         backup(
             repo,
-            TestRepositories.options().withExcludes(List.of("col\\xff", "bad\\xFF", "a\\\\b")),
+            TestRepositories.options()
+                .withExcludes(List.of("col\\xff", "bad\\xFF", "a\\\\b", source + "/sub\\x80")),
             source);
 
     assertThat(
