@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.nio.file.PathMatcher;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The exclude globs of a backup. A glob without {@code /} matches an entry's name anywhere, one
@@ -62,7 +63,7 @@ public final class Excludes {
         out.append("\\\\\\\\");
         i++;
       } else if (glob.startsWith("x", i + 1) && isHex(glob, i + 2) && isHex(glob, i + 3)) {
-        out.append("\\\\x").append(glob.substring(i + 2, i + 4).toLowerCase(java.util.Locale.ROOT));
+        out.append("\\\\x").append(glob.substring(i + 2, i + 4).toLowerCase(Locale.ROOT));
         i += 3;
       } else {
         out.append(c).append(glob.charAt(++i));

@@ -41,7 +41,8 @@ public final class SnapshotBrowser {
 
   public Tree tree(Node directory) throws IOException {
     if (!directory.isDirectory()) {
-      throw new IllegalArgumentException(FileName.display(directory.name()) + " is not a directory");
+      throw new IllegalArgumentException(
+          FileName.display(directory.name()) + " is not a directory");
     }
     return Tree.decode(directory.subtree(), repo.readChunk(directory.subtree()));
   }
