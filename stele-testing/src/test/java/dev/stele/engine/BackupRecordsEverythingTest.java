@@ -24,6 +24,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileTime;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -209,25 +210,11 @@ class BackupRecordsEverythingTest {
     byte[] start = new byte[300 << 10];
     new Random(5).nextBytes(start);
     Files.write(log, start);
-    AtomicBoolean appended = new AtomicBoolean();
-    BackupListener appendOnFirstChunk =
-        new BackupListener() {
-          @Override
-          public void bytesRead(long bytes) {
-            if (appended.compareAndSet(false, true)) {
-              try {
-                Files.write(log, new byte[100 << 10], StandardOpenOption.APPEND);
-              } catch (IOException e) {
-                throw new UncheckedIOException(e);
-              }
-            }
-          }
-        };
 
     Backup.Result first =
-        new Backup(repo, TestRepositories.options(), appendOnFirstChunk).run(List.of(source));
+        backupChangingOnFirstChunk(
+            source, () -> Files.write(log, new byte[100 << 10], StandardOpenOption.APPEND));
 
-    assertThat(appended).isTrue();
     assertThat(first.warnings())
         .singleElement()
         .asString()
@@ -237,6 +224,7 @@ class BackupRecordsEverythingTest {
         .as("size = bytes read = sum of the chunks")
         .isEqualTo(content(recorded).length)
         .isGreaterThanOrEqualTo(start.length);
+    assertThat(recorded.ctimeNanos()).as("the mark of a file changed while read").isZero();
     assertThat(first.warnings().get(0)).contains("recorded the " + recorded.size() + " bytes");
     assertThat(first.manifest().stats().bytes()).isEqualTo(recorded.size());
 
@@ -250,6 +238,64 @@ class BackupRecordsEverythingTest {
     assertThat(second.manifest().stats().filesNew()).as("read again").isEqualTo(1);
     Node again = entries(second.manifest(), source).get(key(bytes("log")));
     assertThat(content(again)).isEqualTo(Files.readAllBytes(log));
+  }
+
+  @Test
+  void aFileRewrittenInPlaceWhileItIsReadIsCaughtByItsTimesAndReadAgainNextTime()
+      throws IOException {
+    Path source = Files.createDirectories(tmp.resolve("rewritten"));
+    Path data = source.resolve("data");
+    Files.write(data, new byte[200 << 10]);
+    // An old mtime, so that the rewrite moves it even within one tick of the kernel's clock.
+    Files.setLastModifiedTime(data, FileTime.fromMillis(1_000_000_000_000L));
+    byte[] ones = new byte[200 << 10];
+    Arrays.fill(ones, (byte) 1);
+
+    Backup.Result first = backupChangingOnFirstChunk(source, () -> Files.write(data, ones));
+
+    assertThat(first.warnings())
+        .singleElement()
+        .asString()
+        .startsWith(data + ": changed while it was read");
+    Node recorded = entries(first.manifest(), source).get(key(bytes("data")));
+    assertThat(recorded.size()).isEqualTo(content(recorded).length).isEqualTo(ones.length);
+    assertThat(recorded.ctimeNanos()).isZero();
+
+    Backup.Result second =
+        backup(
+            repo,
+            TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+            source);
+
+    assertThat(second.warnings()).isEmpty();
+    assertThat(second.manifest().stats().filesNew()).as("read again").isEqualTo(1);
+    assertThat(content(entries(second.manifest(), source).get(key(bytes("data"))))).isEqualTo(ones);
+  }
+
+  private interface Change {
+    void apply() throws IOException;
+  }
+
+  /** A backup of {@code source} whose own read path applies {@code change} once, mid-file. */
+  private Backup.Result backupChangingOnFirstChunk(Path source, Change change) throws IOException {
+    AtomicBoolean changed = new AtomicBoolean();
+    BackupListener changeOnFirstChunk =
+        new BackupListener() {
+          @Override
+          public void bytesRead(long bytes) {
+            if (changed.compareAndSet(false, true)) {
+              try {
+                change.apply();
+              } catch (IOException e) {
+                throw new UncheckedIOException(e);
+              }
+            }
+          }
+        };
+    Backup.Result result =
+        new Backup(repo, TestRepositories.options(), changeOnFirstChunk).run(List.of(source));
+    assertThat(changed).as("the change was made while the file was read").isTrue();
+    return result;
   }
 
   @Test
