@@ -1,10 +1,13 @@
 package dev.stele.blob;
 
+import dev.stele.blob.StorageRefusedException.Problem;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -15,11 +18,13 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -28,7 +33,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Layout under the root:
  *
  * <pre>
- *   packs/ab/ab12…          a published blob, read-only (0444)
+ *   packs/ab/ab12…          a published blob, read-only: the umask's read bits (0444 under 022)
+ *   keys/…                  the same, never readable by others (0440 under 022, 0400 under 077)
  *   .tmp/&lt;random&gt;.tmp       a write in progress, or left by a writer that crashed
  *   .retention/&lt;name&gt;/…     retention records, see {@link RetentionRecords}
  * </pre>
@@ -45,7 +51,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Limits: a name cannot also be a directory of other names ({@code a} and {@code a/b}); such a
  * create fails with an {@link IOException}. Directories emptied by deletes are left in place. On a
  * case-insensitive filesystem, names differing only in case collide. Temporary files left by a
- * crashed writer are never listed; {@link #removeStaleTemporaries} removes them.
+ * crashed writer are never listed; the first write of each store removes those a day old.
+ *
+ * <p>A write the storage refuses as a whole (disk full, read-only, permission denied, a root that
+ * is a file) throws {@link StorageRefusedException} naming the root and the blob.
  *
  * <p>Concurrency: safe for many threads and for several processes sharing the root. Within one JVM,
  * delete and extendRetention of the same name are serialised, so a delete never slips in between an
@@ -56,6 +65,15 @@ public final class FilesystemBlobStore implements BlobStore {
   private static final String TEMPORARIES = ".tmp";
   private static final String RETENTION = ".retention";
   private static final Capabilities CAPABILITIES = new Capabilities(false, false, true, false);
+
+  /** Key blobs: the master key sealed by a password, so never readable by others (format.md). */
+  private static final String SECRET = "keys/";
+
+  /** Far longer than any single create lasts: a temporary this old was left by a crash. */
+  private static final Duration TEMPORARY_LIFETIME = Duration.ofDays(1);
+
+  /** Room a write needs beyond its bytes (directory entries, block rounding). */
+  private static final long SPACE_MARGIN = 64 * 1024;
 
   // Shared by every instance: two stores opened on one root in one JVM must still exclude.
   private static final ReentrantLock[] STRIPES = new ReentrantLock[64];
@@ -70,6 +88,7 @@ public final class FilesystemBlobStore implements BlobStore {
   private final Path temporaries;
   private final RetentionRecords retentions;
   private final Clock clock;
+  private final AtomicBoolean swept = new AtomicBoolean();
 
   /** A store rooted at {@code root}, judging retention by {@code clock}; creates nothing yet. */
   public FilesystemBlobStore(Path root, Clock clock) {
@@ -97,11 +116,17 @@ public final class FilesystemBlobStore implements BlobStore {
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
       throw new BlobExistsException(name);
     }
+    sweepOnce();
     Path parent = target.getParent();
     boolean newDirectories = !Files.isDirectory(parent);
     createParents(name, parent);
-    retentions.add(name, retention);
-    Path temp = FileSync.writeTemporary(temporaries, data);
+    Path temp;
+    try {
+      retentions.add(name, retention);
+      temp = FileSync.writeTemporary(temporaries, data, name.startsWith(SECRET));
+    } catch (IOException e) {
+      throw refused(name, data.length, e);
+    }
     try {
       FileSync.makeReadOnly(temp);
       publish(name, temp, target);
@@ -126,11 +151,11 @@ public final class FilesystemBlobStore implements BlobStore {
           throw new IOException(name + ": " + nameOf(dir) + " is a blob, not a directory", e);
         }
       }
-      throw e;
+      throw refused(name, 0, e);
     }
   }
 
-  private static void publish(String name, Path temp, Path target) throws IOException {
+  private void publish(String name, Path temp, Path target) throws IOException {
     try {
       Files.createLink(target, temp);
     } catch (FileAlreadyExistsException e) {
@@ -146,6 +171,56 @@ public final class FilesystemBlobStore implements BlobStore {
       } catch (FileAlreadyExistsException exists) {
         throw new BlobExistsException(name);
       }
+    } catch (IOException e) {
+      throw refused(name, 0, e);
+    }
+  }
+
+  /**
+   * Why the storage refused a write of {@code name} ({@code size} bytes), as one exception that
+   * names the location. The filesystem is asked rather than the message parsed: the operating
+   * system's words depend on the locale, and a failed write says neither path nor cause.
+   */
+  private StorageRefusedException refused(String name, long size, IOException e) {
+    if (e instanceof StorageRefusedException already) {
+      return already;
+    }
+    Path existing = existingAncestor();
+    String location = root.toString();
+    Problem problem = Problem.WRITE_FAILED;
+    try {
+      FileStore fileStore = Files.getFileStore(existing);
+      if (!Files.isDirectory(existing)) {
+        location = existing.toString();
+        problem = Problem.NOT_A_DIRECTORY;
+      } else if (fileStore.isReadOnly()) {
+        problem = Problem.READ_ONLY;
+      } else if (e instanceof AccessDeniedException denied) {
+        location = denied.getFile() == null ? location : denied.getFile();
+        problem = Problem.PERMISSION_DENIED;
+      } else if (fileStore.getUsableSpace() < size + SPACE_MARGIN) {
+        problem = Problem.NO_SPACE;
+      }
+    } catch (IOException unknown) {
+      // the failure itself is all there is to say
+    }
+    return new StorageRefusedException(location, problem, name, e);
+  }
+
+  /** The root, or the nearest of its ancestors that exists. */
+  private Path existingAncestor() {
+    Path path = root;
+    while (path.getParent() != null && !Files.exists(path)) {
+      path = path.getParent();
+    }
+    return path;
+  }
+
+  /** Refuses a root that is a file (or under one): no command should read that as "empty". */
+  private void checkRoot() throws StorageRefusedException {
+    Path existing = existingAncestor();
+    if (Files.exists(existing) && !Files.isDirectory(existing)) {
+      throw new StorageRefusedException(existing.toString(), Problem.NOT_A_DIRECTORY, null, null);
     }
   }
 
@@ -157,6 +232,8 @@ public final class FilesystemBlobStore implements BlobStore {
       size = Files.size(file);
     } catch (NoSuchFileException e) {
       throw new BlobNotFoundException(name);
+    } catch (IOException e) {
+      throw notABlob(name, file, e);
     }
     if (size > Integer.MAX_VALUE - 8) {
       throw new IOException(name + ": too large to read whole (" + size + " bytes)");
@@ -192,8 +269,12 @@ public final class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  /** A directory (a prefix of other names) is not a blob; anything else is a real failure. */
-  private static IOException notABlob(String name, Path file, IOException e) {
+  /**
+   * A directory (a prefix of other names) is not a blob; a root that is no directory is refused;
+   * anything else is a real failure.
+   */
+  private IOException notABlob(String name, Path file, IOException e) throws IOException {
+    checkRoot();
     return Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) ? new BlobNotFoundException(name) : e;
   }
 
@@ -205,6 +286,7 @@ public final class FilesystemBlobStore implements BlobStore {
     Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
     List<BlobInfo> found = new ArrayList<>();
     if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
+      checkRoot();
       return found;
     }
     Files.walkFileTree(
@@ -286,7 +368,12 @@ public final class FilesystemBlobStore implements BlobStore {
       if (mode == Retention.Mode.NONE || !until.isAfter(current.until())) {
         return current;
       }
-      retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
+      sweepOnce();
+      try {
+        retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
+      } catch (IOException e) {
+        throw refused(name, 0, e);
+      }
       return retentions.read(name);
     } finally {
       lock.unlock();
@@ -294,34 +381,55 @@ public final class FilesystemBlobStore implements BlobStore {
   }
 
   /**
-   * Deletes temporary files last modified before {@code olderThan}: what writers that crashed
-   * mid-create left behind. Pick an instant well before any create still in progress could have
-   * started (an hour ago, say); a younger temporary file may be one being written.
-   *
-   * @return how many files were removed
+   * Removes what writers that crashed mid-create left in {@code .tmp/}, once per store and only
+   * when it first writes: a store opened to read changes nothing. Failures are ignored; this is
+   * housekeeping, and the write that follows reports real trouble itself.
    */
-  public int removeStaleTemporaries(Instant olderThan) throws IOException {
-    int removed = 0;
+  private void sweepOnce() {
+    if (swept.compareAndSet(false, true)) {
+      try {
+        removeStaleTemporaries();
+      } catch (IOException ignored) {
+        // try again in the next command that writes
+      }
+    }
+  }
+
+  /**
+   * Deletes temporary files last modified more than {@link #TEMPORARY_LIFETIME} before a probe file
+   * created now. Age is measured against the probe rather than this store's clock because the
+   * filesystem stamped every temporary: another host sharing the directory, or a test's clock,
+   * cannot make a file being written look old. A writer whose temporary is removed all the same
+   * (paused for longer than the lifetime) fails to publish it, loudly; nothing is lost.
+   */
+  private void removeStaleTemporaries() throws IOException {
     List<Path> files;
     try (var listing = Files.list(temporaries)) {
       files = listing.toList();
     } catch (NoSuchFileException e) {
-      return 0;
+      return;
+    }
+    if (files.isEmpty()) {
+      return; // the usual case: no probe needed
+    }
+    Path probe = FileSync.writeTemporary(temporaries, new byte[0], false);
+    Instant cutoff;
+    try {
+      cutoff = Files.getLastModifiedTime(probe).toInstant().minus(TEMPORARY_LIFETIME);
+    } finally {
+      FileSync.deleteIfExists(probe);
     }
     for (Path file : files) {
       try {
         BasicFileAttributes attrs =
             Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attrs.isRegularFile()
-            && attrs.lastModifiedTime().toInstant().isBefore(olderThan)
-            && FileSync.deleteIfExists(file)) {
-          removed++;
+        if (attrs.isRegularFile() && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
+          FileSync.deleteIfExists(file);
         }
       } catch (NoSuchFileException e) {
         // its writer finished and removed it meanwhile
       }
     }
-    return removed;
   }
 
   @Override
@@ -356,6 +464,9 @@ public final class FilesystemBlobStore implements BlobStore {
       }
     } catch (NoSuchFileException e) {
       // fall through
+    } catch (FileSystemException e) {
+      checkRoot();
+      throw e;
     }
     throw new BlobNotFoundException(name);
   }

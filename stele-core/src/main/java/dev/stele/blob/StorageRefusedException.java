@@ -1,0 +1,61 @@
+package dev.stele.blob;
+
+import java.io.IOException;
+
+/**
+ * The storage under a store refused it as a whole, not one blob: the location is no directory, the
+ * disk is full, the filesystem is read-only, or the user may not write there. The message names the
+ * location, the problem, and the blob being written; {@link #problem()} lets a caller say what to
+ * do about it. A create that fails this way left nothing half-written visible.
+ */
+public final class StorageRefusedException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  /** What went wrong, each with the words the message uses. */
+  public enum Problem {
+    NOT_A_DIRECTORY("is not a directory"),
+    NO_SPACE("no space left on device"),
+    READ_ONLY("read-only file system"),
+    PERMISSION_DENIED("permission denied"),
+    WRITE_FAILED("write failed");
+
+    private final String words;
+
+    Problem(String words) {
+      this.words = words;
+    }
+  }
+
+  private final String location;
+  private final Problem problem;
+
+  /**
+   * @param location the directory or file the problem is about
+   * @param blob the blob being written, or null if none was
+   */
+  StorageRefusedException(String location, Problem problem, String blob, IOException cause) {
+    super(message(location, problem, blob, cause), cause);
+    this.location = location;
+    this.problem = problem;
+  }
+
+  private static String message(String location, Problem problem, String blob, IOException cause) {
+    StringBuilder m = new StringBuilder(location);
+    m.append(problem == Problem.NOT_A_DIRECTORY ? " " : ": ").append(problem.words);
+    if (blob != null) {
+      m.append(", cannot write ").append(blob);
+    }
+    if (problem == Problem.WRITE_FAILED && cause != null && cause.getMessage() != null) {
+      m.append(" (").append(cause.getMessage()).append(')');
+    }
+    return m.toString();
+  }
+
+  public String location() {
+    return location;
+  }
+
+  public Problem problem() {
+    return problem;
+  }
+}
