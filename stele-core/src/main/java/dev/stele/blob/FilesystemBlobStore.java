@@ -196,7 +196,9 @@ public final class FilesystemBlobStore implements BlobStore {
       } else if (fileStore.isReadOnly()) {
         problem = Problem.READ_ONLY;
       } else if (e instanceof AccessDeniedException denied) {
-        location = denied.getFile() == null ? location : denied.getFile();
+        // The directory refused, not a random temporary name in it.
+        Path file = denied.getFile() == null ? root : Path.of(denied.getFile());
+        location = (file.startsWith(temporaries) ? temporaries : file).toString();
         problem = Problem.PERMISSION_DENIED;
       } else if (fileStore.getUsableSpace() < size + SPACE_MARGIN) {
         problem = Problem.NO_SPACE;

@@ -11,7 +11,7 @@ import java.io.IOException;
 public final class StorageRefusedException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  /** What went wrong, each with the words the message uses. */
+  /** What went wrong, each with the words the message uses (a failed write adds the system's). */
   public enum Problem {
     NOT_A_DIRECTORY("is not a directory"),
     NO_SPACE("no space left on device"),
@@ -33,22 +33,23 @@ public final class StorageRefusedException extends IOException {
    * @param location the directory or file the problem is about
    * @param blob the blob being written, or null if none was
    */
-  StorageRefusedException(String location, Problem problem, String blob, IOException cause) {
+  public StorageRefusedException(String location, Problem problem, String blob, IOException cause) {
     super(message(location, problem, blob, cause), cause);
     this.location = location;
     this.problem = problem;
   }
 
   private static String message(String location, Problem problem, String blob, IOException cause) {
-    StringBuilder m = new StringBuilder(location);
-    m.append(problem == Problem.NOT_A_DIRECTORY ? " " : ": ").append(problem.words);
-    if (blob != null) {
-      m.append(", cannot write ").append(blob);
-    }
-    if (problem == Problem.WRITE_FAILED && cause != null && cause.getMessage() != null) {
-      m.append(" (").append(cause.getMessage()).append(')');
-    }
-    return m.toString();
+    String what = blob == null ? "" : "cannot write " + blob;
+    return switch (problem) {
+      case NOT_A_DIRECTORY -> location + " " + problem.words + (blob == null ? "" : ", " + what);
+      case WRITE_FAILED -> location + ": " + (blob == null ? problem.words : what) + detail(cause);
+      default -> location + ": " + problem.words + (blob == null ? "" : ", " + what);
+    };
+  }
+
+  private static String detail(IOException cause) {
+    return cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
   }
 
   public String location() {
