@@ -1,13 +1,10 @@
 package dev.stele.blob;
 
-import dev.stele.blob.StorageRefusedException.Problem;
 import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
-import java.nio.file.FileStore;
 import java.nio.file.FileSystemException;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -18,13 +15,11 @@ import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -69,12 +64,6 @@ public final class FilesystemBlobStore implements BlobStore {
   /** Key blobs: the master key sealed by a password, so never readable by others (format.md). */
   private static final String SECRET = "keys/";
 
-  /** Far longer than any single create lasts: a temporary this old was left by a crash. */
-  private static final Duration TEMPORARY_LIFETIME = Duration.ofDays(1);
-
-  /** Room a write needs beyond its bytes (directory entries, block rounding). */
-  private static final long SPACE_MARGIN = 64 * 1024;
-
   // Shared by every instance: two stores opened on one root in one JVM must still exclude.
   private static final ReentrantLock[] STRIPES = new ReentrantLock[64];
 
@@ -88,13 +77,14 @@ public final class FilesystemBlobStore implements BlobStore {
   private final Path temporaries;
   private final RetentionRecords retentions;
   private final Clock clock;
-  private final AtomicBoolean swept = new AtomicBoolean();
+  private final TemporarySweep sweep;
 
   /** A store rooted at {@code root}, judging retention by {@code clock}; creates nothing yet. */
   public FilesystemBlobStore(Path root, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
     this.temporaries = this.root.resolve(TEMPORARIES);
     this.retentions = new RetentionRecords(this.root.resolve(RETENTION), temporaries);
+    this.sweep = new TemporarySweep(temporaries);
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -116,7 +106,7 @@ public final class FilesystemBlobStore implements BlobStore {
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
       throw new BlobExistsException(name);
     }
-    sweepOnce();
+    sweep.once();
     Path parent = target.getParent();
     boolean newDirectories = !Files.isDirectory(parent);
     createParents(name, parent);
@@ -176,54 +166,8 @@ public final class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  /**
-   * Why the storage refused a write of {@code name} ({@code size} bytes), as one exception that
-   * names the location. The filesystem is asked rather than the message parsed: the operating
-   * system's words depend on the locale, and a failed write says neither path nor cause.
-   */
   private StorageRefusedException refused(String name, long size, IOException e) {
-    if (e instanceof StorageRefusedException already) {
-      return already;
-    }
-    Path existing = existingAncestor();
-    String location = root.toString();
-    Problem problem = Problem.WRITE_FAILED;
-    try {
-      FileStore fileStore = Files.getFileStore(existing);
-      if (!Files.isDirectory(existing)) {
-        location = existing.toString();
-        problem = Problem.NOT_A_DIRECTORY;
-      } else if (fileStore.isReadOnly()) {
-        problem = Problem.READ_ONLY;
-      } else if (e instanceof AccessDeniedException denied) {
-        // The directory refused, not a random temporary name in it.
-        Path file = denied.getFile() == null ? root : Path.of(denied.getFile());
-        location = (file.startsWith(temporaries) ? temporaries : file).toString();
-        problem = Problem.PERMISSION_DENIED;
-      } else if (fileStore.getUsableSpace() < size + SPACE_MARGIN) {
-        problem = Problem.NO_SPACE;
-      }
-    } catch (IOException unknown) {
-      // the failure itself is all there is to say
-    }
-    return new StorageRefusedException(location, problem, name, e);
-  }
-
-  /** The root, or the nearest of its ancestors that exists. */
-  private Path existingAncestor() {
-    Path path = root;
-    while (path.getParent() != null && !Files.exists(path)) {
-      path = path.getParent();
-    }
-    return path;
-  }
-
-  /** Refuses a root that is a file (or under one): no command should read that as "empty". */
-  private void checkRoot() throws StorageRefusedException {
-    Path existing = existingAncestor();
-    if (Files.exists(existing) && !Files.isDirectory(existing)) {
-      throw new StorageRefusedException(existing.toString(), Problem.NOT_A_DIRECTORY, null, null);
-    }
+    return Refusals.diagnose(root, temporaries, name, size, e);
   }
 
   @Override
@@ -276,7 +220,7 @@ public final class FilesystemBlobStore implements BlobStore {
    * anything else is a real failure.
    */
   private IOException notABlob(String name, Path file, IOException e) throws IOException {
-    checkRoot();
+    Refusals.checkRoot(root);
     return Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) ? new BlobNotFoundException(name) : e;
   }
 
@@ -288,7 +232,7 @@ public final class FilesystemBlobStore implements BlobStore {
     Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
     List<BlobInfo> found = new ArrayList<>();
     if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
-      checkRoot();
+      Refusals.checkRoot(root);
       return found;
     }
     Files.walkFileTree(
@@ -370,7 +314,7 @@ public final class FilesystemBlobStore implements BlobStore {
       if (mode == Retention.Mode.NONE || !until.isAfter(current.until())) {
         return current;
       }
-      sweepOnce();
+      sweep.once();
       try {
         retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
       } catch (IOException e) {
@@ -379,58 +323,6 @@ public final class FilesystemBlobStore implements BlobStore {
       return retentions.read(name);
     } finally {
       lock.unlock();
-    }
-  }
-
-  /**
-   * Removes what writers that crashed mid-create left in {@code .tmp/}, once per store and only
-   * when it first writes: a store opened to read changes nothing. Failures are ignored; this is
-   * housekeeping, and the write that follows reports real trouble itself.
-   */
-  private void sweepOnce() {
-    if (swept.compareAndSet(false, true)) {
-      try {
-        removeStaleTemporaries();
-      } catch (IOException ignored) {
-        // try again in the next command that writes
-      }
-    }
-  }
-
-  /**
-   * Deletes temporary files last modified more than {@link #TEMPORARY_LIFETIME} before a probe file
-   * created now. Age is measured against the probe rather than this store's clock because the
-   * filesystem stamped every temporary: another host sharing the directory, or a test's clock,
-   * cannot make a file being written look old. A writer whose temporary is removed all the same
-   * (paused for longer than the lifetime) fails to publish it, loudly; nothing is lost.
-   */
-  private void removeStaleTemporaries() throws IOException {
-    List<Path> files;
-    try (var listing = Files.list(temporaries)) {
-      files = listing.toList();
-    } catch (NoSuchFileException e) {
-      return;
-    }
-    if (files.isEmpty()) {
-      return; // the usual case: no probe needed
-    }
-    Path probe = FileSync.writeTemporary(temporaries, new byte[0], false);
-    Instant cutoff;
-    try {
-      cutoff = Files.getLastModifiedTime(probe).toInstant().minus(TEMPORARY_LIFETIME);
-    } finally {
-      FileSync.deleteIfExists(probe);
-    }
-    for (Path file : files) {
-      try {
-        BasicFileAttributes attrs =
-            Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attrs.isRegularFile() && attrs.lastModifiedTime().toInstant().isBefore(cutoff)) {
-          FileSync.deleteIfExists(file);
-        }
-      } catch (NoSuchFileException e) {
-        // its writer finished and removed it meanwhile
-      }
     }
   }
 
@@ -467,7 +359,7 @@ public final class FilesystemBlobStore implements BlobStore {
     } catch (NoSuchFileException e) {
       // fall through
     } catch (FileSystemException e) {
-      checkRoot();
+      Refusals.checkRoot(root);
       throw e;
     }
     throw new BlobNotFoundException(name);
