@@ -68,6 +68,16 @@ class FailuresTest {
   }
 
   @Test
+  void aReadThatIsDeniedNamesTheFileAndWhatToDo() {
+    assertThat(Failures.classify(new AccessDeniedException("/r/keys/00")))
+        .isEqualTo(
+            new Failures.Outcome(
+                ExitCode.ERROR,
+                "/r/keys/00: permission denied; run as a user allowed there, or fix its"
+                    + " permissions"));
+  }
+
+  @Test
   void eachRefusalOfTheStorageSaysWhatToDoWithItsExitCode() {
     assertThat(refusal(Problem.NOT_A_DIRECTORY, null))
         .isEqualTo(
