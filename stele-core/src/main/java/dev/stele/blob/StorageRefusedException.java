@@ -26,7 +26,6 @@ public final class StorageRefusedException extends IOException {
     }
   }
 
-  private final String location;
   private final Problem problem;
 
   /**
@@ -35,7 +34,6 @@ public final class StorageRefusedException extends IOException {
    */
   public StorageRefusedException(String location, Problem problem, String blob, IOException cause) {
     super(message(location, problem, blob, cause), cause);
-    this.location = location;
     this.problem = problem;
   }
 
@@ -50,10 +48,6 @@ public final class StorageRefusedException extends IOException {
 
   private static String detail(IOException cause) {
     return cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
-  }
-
-  public String location() {
-    return location;
   }
 
   public Problem problem() {
