@@ -49,7 +49,7 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
   })
   void filesAreReadOnlyWithTheUmasksReadBitsAndKeyBlobsNeverReadableByOthers(
       String umask, String blob, String key, String directory) throws Exception {
-    assertThat(createBlobs(umask)).isEqualTo("ok");
+    assertThat(blobsProcess("create", umask)).isEqualTo("ok");
     assertThat(modes("packs/p")).isEqualTo(blob);
     assertThat(modes("stele.format")).isEqualTo(blob);
     assertThat(modes("keys/k")).isEqualTo(key);
@@ -60,16 +60,36 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
   @Test
   void aUserWhoMayNotWriteIsRefusedWithTheDirectoryNamed() throws Exception {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
-    String result =
-        createBlobs("022", "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups");
+    String result = blobsProcess("create", "022", NOBODY);
+    // The directory that refused, not the temporary file's random name in it.
     assertThat(result)
-        .startsWith("PERMISSION_DENIED " + root)
-        .contains("permission denied, cannot write keys/k");
+        .isEqualTo(
+            "PERMISSION_DENIED "
+                + root.resolve(".tmp")
+                + ": permission denied, cannot write stele.format");
     assertThat(store.list("")).isEmpty();
   }
 
-  /** Runs {@link CreateBlobs} on the root under {@code umask}, through {@code runAs} if given. */
-  private String createBlobs(String umask, String... runAs) throws Exception {
+  @Test
+  void theGroupReadsKeyBlobsAndOthersReadOnlyTheRest() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    assertThat(blobsProcess("create", "022")).isEqualTo("ok");
+    String group = Files.getAttribute(root.resolve("keys/k"), "unix:gid").toString();
+    String[] groupMember = {"setpriv", "--reuid=65534", "--regid=" + group, "--clear-groups"};
+    assertThat(blobsProcess("read", "022", groupMember)).isEqualTo("ok");
+    // The format blob and the pack are read before the key blob is refused.
+    assertThat(blobsProcess("read", "022", NOBODY)).isEqualTo("DENIED " + root.resolve("keys/k"));
+  }
+
+  private static final String[] NOBODY = {
+    "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"
+  };
+
+  /**
+   * Runs {@link BlobsProcess} with {@code action} on the root under {@code umask}, through {@code
+   * runAs} if given.
+   */
+  private String blobsProcess(String action, String umask, String... runAs) throws Exception {
     List<String> command =
         new ArrayList<>(List.of("sh", "-c", "umask " + umask + "; exec \"$@\"", "sh"));
     command.addAll(List.of(runAs));
@@ -78,7 +98,8 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
             Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-cp",
             System.getProperty("java.class.path"),
-            CreateBlobs.class.getName(),
+            BlobsProcess.class.getName(),
+            action,
             root.toString()));
     Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
     String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
