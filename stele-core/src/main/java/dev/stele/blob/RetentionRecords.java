@@ -62,7 +62,8 @@ final class RetentionRecords {
       return;
     }
     String line = retention.mode().name() + " " + retention.until() + "\n";
-    Path temp = FileSync.writeTemporary(temporaries, line.getBytes(StandardCharsets.US_ASCII));
+    Path temp =
+        FileSync.writeTemporary(temporaries, line.getBytes(StandardCharsets.US_ASCII), false);
     try {
       Path records = dir.resolve(name);
       Files.createDirectories(records);
