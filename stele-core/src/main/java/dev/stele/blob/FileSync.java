@@ -17,10 +17,13 @@ import java.util.UUID;
 /** Small filesystem helpers for writing files durably: write, fsync, publish, fsync the parent. */
 final class FileSync {
   // Modes asked of open(2), which clears what the umask forbids: the umask is honoured without
-  // being read. A secret file never has others' bits, not even while it is being written.
+  // being read. A secret file is its owner's alone, or its owner's and group's in a directory
+  // shared with a group; never others', not even while it is being written.
   private static final FileAttribute<Set<PosixFilePermission>> READABLE =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-"));
   private static final FileAttribute<Set<PosixFilePermission>> SECRET =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final FileAttribute<Set<PosixFilePermission>> GROUP_SECRET =
       PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw----"));
   private static final Set<StandardOpenOption> NEW_FILE =
       EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
@@ -35,14 +38,21 @@ final class FileSync {
   /** Largest single read or write handed to a channel. */
   static final int IO_SLICE = 1 << 20;
 
+  /** Who may read a file besides its owner, before the umask has its say. */
+  enum Readers {
+    EVERYONE,
+    GROUP,
+    OWNER
+  }
+
   /**
    * Writes {@code data} to a new, uniquely named file in {@code dir} and forces it to disk. The
-   * file gets the modes the umask allows, without others' if {@code secret}.
+   * file gets the modes the umask allows for {@code readers}.
    */
-  static Path writeTemporary(Path dir, byte[] data, boolean secret) throws IOException {
+  static Path writeTemporary(Path dir, byte[] data, Readers readers) throws IOException {
     Files.createDirectories(dir);
     Path temp = dir.resolve(UUID.randomUUID() + ".tmp");
-    try (FileChannel out = FileChannel.open(temp, NEW_FILE, modes(dir, secret))) {
+    try (FileChannel out = FileChannel.open(temp, NEW_FILE, modes(dir, readers))) {
       // In slices: the JDK copies a heap buffer into a temporary direct buffer of the same size
       // and caches it per thread, so one 16 MiB write would pin 16 MiB of native memory.
       ByteBuffer buffer = ByteBuffer.wrap(data);
@@ -71,11 +81,29 @@ final class FileSync {
     }
   }
 
-  private static FileAttribute<?>[] modes(Path dir, boolean secret) {
+  private static FileAttribute<?>[] modes(Path dir, Readers readers) {
     if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
       return new FileAttribute<?>[0];
     }
-    return new FileAttribute<?>[] {secret ? SECRET : READABLE};
+    return new FileAttribute<?>[] {
+      switch (readers) {
+        case EVERYONE -> READABLE;
+        case GROUP -> GROUP_SECRET;
+        case OWNER -> SECRET;
+      }
+    };
+  }
+
+  /**
+   * True if {@code dir} is set-group-id: the usual sign of a directory shared by a group (new files
+   * there take the directory's group).
+   */
+  static boolean isGroupShared(Path dir) {
+    try {
+      return ((Integer) Files.getAttribute(dir, "unix:mode") & 02000) != 0;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
+    }
   }
 
   /**

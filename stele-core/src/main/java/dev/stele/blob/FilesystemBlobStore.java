@@ -29,7 +29,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <pre>
  *   packs/ab/ab12…          a published blob, read-only: the umask's read bits (0444 under 022)
- *   keys/…                  the same, never readable by others (0440 under 022, 0400 under 077)
+ *   keys/…                  its owner's alone (0400); its group's too (0440 under 022) if the
+ *                           root is set-group-id, the sign of a directory shared by a group
  *   .tmp/&lt;random&gt;.tmp       a write in progress, or left by a writer that crashed
  *   .retention/&lt;name&gt;/…     retention records, see {@link RetentionRecords}
  * </pre>
@@ -113,7 +114,7 @@ public final class FilesystemBlobStore implements BlobStore {
     Path temp;
     try {
       retentions.add(name, retention);
-      temp = FileSync.writeTemporary(temporaries, data, name.startsWith(SECRET));
+      temp = FileSync.writeTemporary(temporaries, data, readers(name));
     } catch (IOException e) {
       throw refused(name, data.length, e);
     }
@@ -130,6 +131,13 @@ public final class FilesystemBlobStore implements BlobStore {
         dir = dir.getParent();
       }
     }
+  }
+
+  private FileSync.Readers readers(String name) {
+    if (!name.startsWith(SECRET)) {
+      return FileSync.Readers.EVERYONE;
+    }
+    return FileSync.isGroupShared(root) ? FileSync.Readers.GROUP : FileSync.Readers.OWNER;
   }
 
   private void createParents(String name, Path parent) throws IOException {

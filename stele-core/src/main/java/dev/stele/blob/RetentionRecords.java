@@ -63,7 +63,8 @@ final class RetentionRecords {
     }
     String line = retention.mode().name() + " " + retention.until() + "\n";
     Path temp =
-        FileSync.writeTemporary(temporaries, line.getBytes(StandardCharsets.US_ASCII), false);
+        FileSync.writeTemporary(
+            temporaries, line.getBytes(StandardCharsets.US_ASCII), FileSync.Readers.EVERYONE);
     try {
       Path records = dir.resolve(name);
       Files.createDirectories(records);

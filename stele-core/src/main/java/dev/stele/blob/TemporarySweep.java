@@ -58,7 +58,7 @@ final class TemporarySweep {
     if (files.isEmpty()) {
       return; // the usual case: no probe needed
     }
-    Path probe = FileSync.writeTemporary(dir, new byte[0], false);
+    Path probe = FileSync.writeTemporary(dir, new byte[0], FileSync.Readers.EVERYONE);
     Instant cutoff;
     try {
       cutoff = Files.getLastModifiedTime(probe).toInstant().minus(LIFETIME);

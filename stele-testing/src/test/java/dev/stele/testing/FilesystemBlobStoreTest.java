@@ -42,12 +42,12 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
 
   @ParameterizedTest
   @CsvSource({
-    "022, r--r--r--, r--r-----, rwxr-xr-x",
-    "002, r--r--r--, r--r-----, rwxrwxr-x",
-    "027, r--r-----, r--r-----, rwxr-x---",
+    "022, r--r--r--, r--------, rwxr-xr-x",
+    "002, r--r--r--, r--------, rwxrwxr-x",
+    "027, r--r-----, r--------, rwxr-x---",
     "077, r--------, r--------, rwx------",
   })
-  void filesAreReadOnlyWithTheUmasksReadBitsAndKeyBlobsNeverReadableByOthers(
+  void filesAreReadOnlyWithTheUmasksReadBitsAndKeyBlobsTheOwnersAlone(
       String umask, String blob, String key, String directory) throws Exception {
     assertThat(blobsProcess("create", umask)).isEqualTo("ok");
     assertThat(modes("packs/p")).isEqualTo(blob);
@@ -71,13 +71,25 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
   }
 
   @Test
-  void theGroupReadsKeyBlobsAndOthersReadOnlyTheRest() throws Exception {
+  void onlyTheOwnerReadsKeyBlobsUnlessTheRootIsSharedWithAGroup() throws Exception {
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
     assertThat(blobsProcess("create", "022")).isEqualTo("ok");
     String group = Files.getAttribute(root.resolve("keys/k"), "unix:gid").toString();
     String[] groupMember = {"setpriv", "--reuid=65534", "--regid=" + group, "--clear-groups"};
-    assertThat(blobsProcess("read", "022", groupMember)).isEqualTo("ok");
     // The format blob and the pack are read before the key blob is refused.
+    assertThat(blobsProcess("read", "022", groupMember))
+        .isEqualTo("DENIED " + root.resolve("keys/k"));
+    assertThat(blobsProcess("read", "022", NOBODY)).isEqualTo("DENIED " + root.resolve("keys/k"));
+  }
+
+  @Test
+  void inASetGroupIdRootTheGroupReadsKeyBlobsAndOthersOnlyTheRest() throws Exception {
+    assertThat(new ProcessBuilder("chmod", "2755", root.toString()).start().waitFor()).isZero();
+    assertThat(blobsProcess("create", "022")).isEqualTo("ok");
+    assertThat(modes("keys/k")).isEqualTo("r--r-----");
+    String group = Files.getAttribute(root.resolve("keys/k"), "unix:gid").toString();
+    String[] groupMember = {"setpriv", "--reuid=65534", "--regid=" + group, "--clear-groups"};
+    assertThat(blobsProcess("read", "022", groupMember)).isEqualTo("ok");
     assertThat(blobsProcess("read", "022", NOBODY)).isEqualTo("DENIED " + root.resolve("keys/k"));
   }
 
