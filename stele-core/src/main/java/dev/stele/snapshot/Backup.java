@@ -207,7 +207,7 @@ public final class Backup {
       warn(path, "vanished during backup");
       return null;
     } catch (IOException e) {
-      warn(path, "cannot read attributes (" + e.getMessage() + ")");
+      warn(path, "cannot read attributes (" + reason(e) + ")");
       return null;
     }
     Node.Kind kind = stat.kind();
@@ -244,7 +244,11 @@ public final class Backup {
           try {
             future.complete(readFile(path, stat, node));
           } catch (IOException e) {
-            warn(path, "cannot read (" + e.getMessage() + ")");
+            // Once the backup is failing (an upload refused, say), reads cut short are not the
+            // file's fault: the failure itself is reported, not one warning per file in flight.
+            if (failure.get() == null) {
+              warn(path, "cannot read (" + reason(e) + ")");
+            }
             future.complete(null);
           } catch (Throwable t) {
             failure.compareAndSet(null, t);
@@ -405,6 +409,11 @@ public final class Backup {
   }
 
   /** Warns about one entry, named as {@code ls} shows it. */
+  /** What went wrong, for a warning: the message, or the kind of failure when it has none. */
+  private static String reason(IOException e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+
   private void warn(Path path, String problem) {
     warn(FileName.display(FileName.ofPath(path)) + ": " + problem);
   }
