@@ -18,6 +18,9 @@ import java.util.List;
  * @param deferred blobs this run wanted to delete but retention (or the storage) refused
  * @param extended blobs whose retention this run lengthened
  * @param rewrittenPacks packs whose live chunks this run copied into new packs
+ * @param heldBack why this run marked and deleted no pack, one line per cause (a manifest or tree
+ *     it could not read, so what live snapshots reach was unknown); empty when nothing was held
+ *     back. Absent in records written before the field existed.
  */
 public record MaintenanceRecord(
     int version,
@@ -28,7 +31,8 @@ public record MaintenanceRecord(
     List<String> deleted,
     List<String> deferred,
     List<String> extended,
-    List<String> rewrittenPacks) {
+    List<String> rewrittenPacks,
+    List<String> heldBack) {
   /**
    * The record version this Stele writes and reads. Maintenance refuses to delete anything in a
    * repository holding a newer record: it may carry rules about deletion this Stele does not know.
@@ -42,5 +46,6 @@ public record MaintenanceRecord(
     deferred = List.copyOf(deferred);
     extended = List.copyOf(extended);
     rewrittenPacks = List.copyOf(rewrittenPacks);
+    heldBack = heldBack == null ? List.of() : List.copyOf(heldBack);
   }
 }
