@@ -460,15 +460,20 @@ public final class Repository implements Closeable {
   /** A password's key blob, as its public part describes it. */
   public record KeyInfo(String name, Instant created, String host, boolean current) {}
 
-  /** The key blobs no tombstone removes, oldest first. */
+  /** The key blobs no tombstone removes, oldest first; a damaged one is a warning. */
   public List<KeyInfo> keys() throws IOException {
     Set<String> removed = tombstoned();
     List<KeyInfo> keys = new ArrayList<>();
     for (BlobInfo info : store.list(KeyBlob.PREFIX)) {
-      if (!removed.contains(info.name())) {
+      if (removed.contains(info.name())) {
+        continue;
+      }
+      try {
         KeyBlob.Stored stored = KeyBlob.describe(info.name(), store.read(info.name()));
         keys.add(
             new KeyInfo(info.name(), stored.created(), stored.host(), info.name().equals(keyName)));
+      } catch (CorruptBlobException e) {
+        warnOnce(e.getMessage()); // costs only its own password
       }
     }
     keys.sort(java.util.Comparator.comparing(KeyInfo::created));
