@@ -35,7 +35,8 @@ import java.util.TreeSet;
  * <ol>
  *   <li><b>Decide the sweep.</b> Packs marked by a run at least {@code sweepWindow} ago go if they
  *       still hold nothing a live snapshot needs (or every such chunk has a copy in a pack that
- *       stays). A pack still retained is recorded as deferred and tried again by a later run.
+ *       stays); so do packs a failed writer recorded as abandoned, at once, if still no index names
+ *       them. A pack still retained is recorded as deferred and tried again by a later run.
  *   <li><b>Rewrite.</b> Packs at least {@code markWindow} old whose dead bytes exceed a quarter
  *       have their live chunks copied, still sealed, into new packs; the old pack is then marked.
  *   <li><b>Compact.</b> One new index blob lists every pack that stays — without the packs about to
@@ -119,6 +120,9 @@ public final class Maintenance {
       if (!r.time().isAfter(sweepBefore)) {
         sweepable.addAll(r.markedPacks());
         supersededLongAgo.addAll(r.supersededIndexes());
+      } else if (r.isAbandoned()) {
+        // Never indexed, so nobody can depend on them: no window to wait for.
+        r.markedPacks().stream().filter(p -> !index.packs().containsKey(p)).forEach(sweepable::add);
       }
     }
     sweepable.retainAll(packs.keySet());
@@ -235,7 +239,7 @@ public final class Maintenance {
         new MaintenanceRecord(
             MaintenanceRecord.VERSION,
             now,
-            "full",
+            MaintenanceRecord.FULL,
             toMark,
             superseded,
             run.deleted,

@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * What one maintenance run decided and did, written once as {@code maintenance/<sha256>}.
  *
+ * <p>Written by each maintenance run ({@link #FULL}), and by a writer that failed before indexing
+ * its packs ({@link #ABANDONED}).
+ *
  * <p>Marks are promises to delete later: a pack listed in {@code markedPacks} is deleted by a later
  * run once {@code sweepWindow} has passed since {@code time}, if by then it still holds nothing
  * that a live snapshot needs and no copy elsewhere serves it. Index blobs in {@code
@@ -38,6 +41,28 @@ public record MaintenanceRecord(
    * repository holding a newer record: it may carry rules about deletion this Stele does not know.
    */
   public static final int VERSION = 1;
+
+  /** The kind of record a maintenance run writes. */
+  public static final String FULL = "full";
+
+  /**
+   * The kind of record a writer that failed before writing its index blob leaves: {@code
+   * markedPacks} are the packs it uploaded, which no index blob ever named, so no snapshot and no
+   * other writer can depend on them and maintenance may delete them without waiting.
+   */
+  public static final String ABANDONED = "abandoned";
+
+  /** The record of packs a failed writer uploaded and never indexed. */
+  public static MaintenanceRecord abandoned(Instant time, List<String> packs) {
+    return new MaintenanceRecord(
+        VERSION, time, ABANDONED, packs, List.of(), List.of(), List.of(), List.of(), List.of(),
+        List.of());
+  }
+
+  /** True for an {@link #ABANDONED} record. */
+  public boolean isAbandoned() {
+    return ABANDONED.equals(kind);
+  }
 
   public MaintenanceRecord {
     markedPacks = List.copyOf(markedPacks);
