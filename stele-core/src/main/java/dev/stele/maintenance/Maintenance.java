@@ -131,13 +131,13 @@ public final class Maintenance {
     // 1. Decide the sweep; nothing is deleted before the index that no longer names it is durable.
     List<String> sweep = new ArrayList<>();
     if (!holdPacks) {
-      Set<String> copiedElsewhere = chunksCopiedOutside(index, sweepable);
+      Set<Id> heldElsewhere = heldOutside(index, sweepable, packs.keySet());
       for (String pack : sweepable) {
         List<PackEntry> entries = index.packs().get(pack);
         boolean needed =
             entries == null
                 ? unlocated.mayBeIn(packs.get(pack), heldBack)
-                : stillNeeded(entries, reach, copiedElsewhere);
+                : stillNeeded(entries, reach, heldElsewhere);
         if (!needed && !run.deferred(pack)) {
           sweep.add(pack);
         }
@@ -174,7 +174,9 @@ public final class Maintenance {
       }
     }
     if (!dryRun && !rewrite.isEmpty()) {
-      copyLiveChunks(index, rewrite, marked, reach);
+      Set<String> going = new HashSet<>(rewrite);
+      going.addAll(marked);
+      copyLiveChunks(index, rewrite, heldOutside(index, going, packs.keySet()), reach);
     }
 
     // 3. Compact the index: what stays, and (a run killed after its deletes but before its index
@@ -326,35 +328,24 @@ public final class Maintenance {
     }
   }
 
-  /** Chunks of {@code packs} that also lie in some pack outside them. */
-  private static Set<String> chunksCopiedOutside(Index index, Set<String> packs) {
-    Set<Id> inside = new HashSet<>();
-    for (String pack : packs) {
-      List<PackEntry> entries = index.packs().get(pack);
-      if (entries != null) {
-        entries.forEach(e -> inside.add(e.id()));
-      }
-    }
-    Set<String> copied = new HashSet<>();
+  /**
+   * Chunks held by a pack that the listing shows and that is not in {@code excluded}: copies that
+   * stay. A pack the index names but the listing does not show holds nothing.
+   */
+  private static Set<Id> heldOutside(Index index, Set<String> excluded, Set<String> listed) {
+    Set<Id> held = new HashSet<>();
     for (var p : index.packs().entrySet()) {
-      if (!packs.contains(p.getKey())) {
-        for (PackEntry e : p.getValue()) {
-          if (inside.contains(e.id())) {
-            copied.add(e.id().hex());
-          }
-        }
+      if (!excluded.contains(p.getKey()) && listed.contains(p.getKey())) {
+        p.getValue().forEach(e -> held.add(e.id()));
       }
     }
-    return copied;
+    return held;
   }
 
   private static boolean stillNeeded(
-      List<PackEntry> entries, Reachability reach, Set<String> copiedElsewhere) {
-    if (entries == null) {
-      return false;
-    }
+      List<PackEntry> entries, Reachability reach, Set<Id> heldElsewhere) {
     for (PackEntry e : entries) {
-      if (reach.reaches(e.id()) && !copiedElsewhere.contains(e.id().hex())) {
+      if (reach.reaches(e.id()) && !heldElsewhere.contains(e.id())) {
         return true;
       }
     }
@@ -367,16 +358,7 @@ public final class Maintenance {
    * they are used rather than copied again).
    */
   private void copyLiveChunks(
-      Index index, List<String> rewrite, Set<String> marked, Reachability reach)
-      throws IOException {
-    Set<String> going = new HashSet<>(rewrite);
-    going.addAll(marked);
-    Set<Id> staying = new HashSet<>();
-    for (var p : index.packs().entrySet()) {
-      if (!going.contains(p.getKey())) {
-        p.getValue().forEach(e -> staying.add(e.id()));
-      }
-    }
+      Index index, List<String> rewrite, Set<Id> staying, Reachability reach) throws IOException {
     try (ChunkWriter writer = repo.newWriter(2)) {
       for (String pack : rewrite) {
         byte[] bytes = store.read(pack);

@@ -21,9 +21,10 @@ import java.util.List;
  * @param deferred blobs this run wanted to delete but retention (or the storage) refused
  * @param extended blobs whose retention this run lengthened
  * @param rewrittenPacks packs whose live chunks this run copied into new packs
- * @param heldBack why this run marked and deleted no pack, one line per cause (a manifest or tree
- *     it could not read, so what live snapshots reach was unknown); empty when nothing was held
- *     back. Absent in records written before the field existed.
+ * @param heldBack what this run held back from marking and deletion, and why, one line each: all
+ *     packs, while a live snapshot's manifest or tree cannot be read (what it reaches is unknown);
+ *     or one unindexed pack that may hold a chunk no index names. Empty when nothing was held back;
+ *     absent (read as empty) in records written before the field existed.
  */
 public record MaintenanceRecord(
     int version,
