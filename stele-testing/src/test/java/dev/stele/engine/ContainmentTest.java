@@ -15,6 +15,7 @@ import dev.stele.repo.Location;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
@@ -24,15 +25,17 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Damage costs exactly what depends on it: a damaged or missing manifest, tree, index blob or key
- * blob is named, and every other snapshot still lists and restores, backups and maintenance go on,
- * and maintenance deletes nothing a damaged manifest or tree might still reach.
+ * Damage costs exactly what depends on it: a damaged or missing manifest, tree, index blob, key
+ * blob or pack is named, and every other snapshot still lists and restores, backups and maintenance
+ * go on, and maintenance deletes nothing a damaged manifest or tree might still reach.
  */
 class ContainmentTest {
   private static final String OTHER_PASSWORD = "another password";
@@ -202,6 +205,30 @@ class ContainmentTest {
   }
 
   @Test
+  void aMissingPackCostsOnlyTheFilesThatUseIt() throws IOException {
+    Repository repo = open();
+    Set<String> usedByOthers = dataPacksOf(repo, first);
+    usedByOthers.addAll(dataPacksOf(repo, third));
+    Set<String> onlySecond = dataPacksOf(repo, second);
+    onlySecond.removeAll(usedByOthers);
+    String pack = onlySecond.stream().sorted().findFirst().orElseThrow();
+    String root = second.manifest().paths().get(0);
+    store.delete(pack);
+
+    repo = open();
+    assertOthersWork(repo, first, third);
+    Path target = Files.createTempDirectory(tmp, "restore");
+    assertThat(restore(repo, second.manifest(), Path.of(root), target).warnings()).isNotEmpty();
+    assertThat(verifyProblems()).anySatisfy(p -> assertThat(p).contains(pack).contains("missing"));
+    new SnapshotCatalog(repo).forget(first.id(), "test");
+    clock.advance(Duration.ofHours(2));
+    Maintenance.Result run = new Maintenance(open()).run(false);
+    assertThat(run.heldBack()).isEmpty();
+    assertThat(run.packsMarked()).isPositive();
+    assertRestores(open(), third);
+  }
+
+  @Test
   void aDamagedKeyBlobCostsOnlyItsPassword() throws IOException {
     store.corrupt(otherKey, (int) store.stat(otherKey).size() / 2);
     Repository repo = open();
@@ -221,6 +248,22 @@ class ContainmentTest {
     assertOthersWork(repo, first, second, third);
     assertThat(new Verify(repo).run(true, VerifyListener.NONE).problems())
         .anySatisfy(p -> assertThat(p).contains(mainKey));
+  }
+
+  /** The packs holding the file data of {@code snapshot}. */
+  private static Set<String> dataPacksOf(Repository repo, Backup.Result snapshot)
+      throws IOException {
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    String root = snapshot.manifest().paths().get(0);
+    Set<String> packs = new HashSet<>();
+    for (var e : browser.list(browser.find(snapshot.manifest(), root), root, true)) {
+      if (e.node().isFile()) {
+        for (Id chunk : e.node().chunks()) {
+          packs.add(repo.locate(chunk).pack());
+        }
+      }
+    }
+    return packs;
   }
 
   /** The readable snapshots restore exactly, and a new backup (choosing its parent) works. */
