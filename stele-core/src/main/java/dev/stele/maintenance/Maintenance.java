@@ -176,7 +176,11 @@ public final class Maintenance {
     if (!dryRun && !rewrite.isEmpty()) {
       Set<String> going = new HashSet<>(rewrite);
       going.addAll(marked);
-      copyLiveChunks(index, rewrite, heldOutside(index, going, packs.keySet()), reach);
+      List<String> unread =
+          copyLiveChunks(
+              index, rewrite, heldOutside(index, going, packs.keySet()), reach, heldBack);
+      rewrite.removeAll(unread);
+      toMark.removeAll(unread);
     }
 
     // 3. Compact the index: what stays, and (a run killed after its deletes but before its index
@@ -355,22 +359,42 @@ public final class Maintenance {
   /**
    * Copies the live chunks of {@code rewrite} into new packs, except those a pack that stays holds
    * already (a run killed after copying, before its record marked the originals, left such copies:
-   * they are used rather than copied again).
+   * they are used rather than copied again). A pack whose live chunks cannot all be read is left as
+   * it is — not rewritten, not marked — with a line in {@code heldBack}: damage in one pack must
+   * not stop the run.
+   *
+   * @return the packs left as they are
    */
-  private void copyLiveChunks(
-      Index index, List<String> rewrite, Set<Id> staying, Reachability reach) throws IOException {
+  private List<String> copyLiveChunks(
+      Index index, List<String> rewrite, Set<Id> staying, Reachability reach, List<String> heldBack)
+      throws IOException {
+    List<String> failed = new ArrayList<>();
     try (ChunkWriter writer = repo.newWriter(2)) {
       for (String pack : rewrite) {
-        byte[] bytes = store.read(pack);
-        for (PackEntry e : index.packs().get(pack)) {
-          if (reach.reaches(e.id()) && staying.add(e.id())) {
-            repo.openChunk(pack, e, bytes, e.offset());
+        byte[] bytes;
+        List<PackEntry> live = new ArrayList<>();
+        try {
+          bytes = store.read(pack);
+          for (PackEntry e : index.packs().get(pack)) {
+            if (reach.reaches(e.id()) && !staying.contains(e.id())) {
+              repo.openChunk(pack, e, bytes, e.offset());
+              live.add(e);
+            }
+          }
+        } catch (IOException e) {
+          failed.add(pack);
+          heldBack.add(pack + " is not rewritten or marked: " + e.getMessage() + " (run verify)");
+          continue;
+        }
+        for (PackEntry e : live) {
+          if (staying.add(e.id())) {
             writer.copy(e, Arrays.copyOfRange(bytes, e.offset(), e.offset() + e.length()));
           }
         }
       }
       writer.flush();
     }
+    return failed;
   }
 
   private List<String> extendRetention(

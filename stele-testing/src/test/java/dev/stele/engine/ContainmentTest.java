@@ -13,6 +13,7 @@ import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
 import dev.stele.repo.Location;
 import dev.stele.repo.MaintenanceRecord;
+import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Backup;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -225,6 +226,35 @@ class ContainmentTest {
     Maintenance.Result run = new Maintenance(open()).run(false);
     assertThat(run.heldBack()).isEmpty();
     assertThat(run.packsMarked()).isPositive();
+    assertRestores(open(), third);
+  }
+
+  @Test
+  void aDamagedPackDueForRewriteIsLeftAsItIsAndTheRunGoesOn() throws IOException {
+    Repository repo = open();
+    Path half =
+        MaintenanceCrashTest.halfOf(
+            new RandomTree(1).files(20).links(false).oddNames(false), tmp.resolve("half"));
+    backup(repo, half);
+    new SnapshotCatalog(repo).forget(first.id(), "test");
+    clock.advance(Duration.ofHours(2));
+    List<String> due = new Maintenance(open()).run(true).record().rewrittenPacks();
+    assertThat(due).hasSizeGreaterThan(1);
+    String damaged = due.get(0);
+    for (PackEntry e : repo.loadIndex().packs().get(damaged)) {
+      store.corrupt(damaged, e.offset() + e.length() / 2);
+    }
+
+    Maintenance.Result run = new Maintenance(open()).run(false);
+
+    assertThat(run.heldBack())
+        .singleElement()
+        .asString()
+        .contains(damaged)
+        .contains("not rewritten");
+    assertThat(run.record().rewrittenPacks()).isNotEmpty().doesNotContain(damaged);
+    assertThat(run.record().markedPacks()).doesNotContain(damaged);
+    assertThat(verifyProblems()).anySatisfy(p -> assertThat(p).contains(damaged));
     assertRestores(open(), third);
   }
 
