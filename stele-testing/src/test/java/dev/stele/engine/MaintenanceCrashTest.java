@@ -102,8 +102,12 @@ class MaintenanceCrashTest {
     InMemoryBlobStore pristine = repositoryDueForMaintenance();
     List<BlobOperation> mutations = mutationsOfMaintenance(pristine);
     assertThat(mutations)
-        .as("the run under test creates and deletes")
+        .as("the run under test creates (packs, index blobs, record) and deletes")
         .contains(BlobOperation.CREATE, BlobOperation.DELETE);
+    assertThat(mutations.stream().filter(m -> m == BlobOperation.CREATE))
+        .as("rewritten packs and their index blob, the compacted index, the record")
+        .hasSizeGreaterThanOrEqualTo(4);
+    System.out.println("maintenance run under test, mutations in order: " + mutations);
     for (int n = 1; n <= mutations.size(); n++) {
       for (boolean lands : new boolean[] {false, true}) {
         String context =
@@ -120,7 +124,7 @@ class MaintenanceCrashTest {
             n % 3 == 0
                 ? new FilesystemBlobStore(tmp.resolve("repo-" + n + "-" + lands), clock)
                 : new InMemoryBlobStore(clock);
-        TestRepositories.copy(pristine, store);
+        copyAged(pristine, store);
         FaultInjectingBlobStore faulty =
             new FaultInjectingBlobStore(store, n).crashAfterMutations(n, lands);
         Repository dying = TestRepositories.open(faulty, clock);
@@ -135,10 +139,19 @@ class MaintenanceCrashTest {
     }
   }
 
+  /**
+   * Copies {@code from} into {@code to}, then lets {@code markWindow} pass: a copy's blobs are
+   * created now, and the run under test must find the packs old enough to mark and rewrite.
+   */
+  private void copyAged(BlobStore from, BlobStore to) throws IOException {
+    TestRepositories.copy(from, to);
+    clock.advance(Duration.ofHours(2));
+  }
+
   /** The mutating calls a clean maintenance run makes, in order, on a copy of the store. */
   private List<BlobOperation> mutationsOfMaintenance(BlobStore store) throws IOException {
     InMemoryBlobStore copy = new InMemoryBlobStore(clock);
-    TestRepositories.copy(store, copy);
+    copyAged(store, copy);
     AuditingBlobStore audit = new AuditingBlobStore(copy, clock);
     new Maintenance(TestRepositories.open(audit, clock)).run(false);
     return audit.calls().stream().map(c -> c.operation()).filter(BlobOperation::mutates).toList();
