@@ -191,17 +191,23 @@ public final class Maintenance {
         dropped.add(pack);
       }
     }
+    // A damaged index blob is superseded once every chunk live snapshots reach is found without
+    // it: what else it named is unreachable, and is collected as unindexed packs are.
+    List<Id> replaced = new ArrayList<>(index.blobs());
+    if (!holdPacks && unlocated.chunks.isEmpty()) {
+      replaced.addAll(index.damagedBlobs());
+    }
     List<String> superseded = new ArrayList<>();
     boolean compact =
         !dropped.isEmpty()
             || !rewrite.isEmpty()
-            || index.blobs().size() > 1
+            || replaced.size() > 1
             || !index.recoveredPacks().isEmpty();
     if (!dryRun && compact) {
       Map<String, List<PackEntry>> remaining = new HashMap<>(repo.index().packs());
       remaining.keySet().removeAll(dropped);
-      repo.writeIndex(index.blobs(), remaining);
-      index.blobs().forEach(id -> superseded.add(BlobKind.INDEX.nameOf(id)));
+      repo.writeIndex(replaced, remaining);
+      replaced.forEach(id -> superseded.add(BlobKind.INDEX.nameOf(id)));
     }
     // Blobs superseded by a run that died before its record: this record starts their window.
     for (Id id : index.supersededBlobs()) {

@@ -25,12 +25,18 @@ public final class Index {
   private final Set<String> marked;
   private final List<Id> blobs;
   private final List<Id> superseded;
+  private final List<Id> damaged;
   private final Set<String> recovered = ConcurrentHashMap.newKeySet();
   private FooterRecovery recovery;
 
-  Index(List<Id> liveBlobs, List<Id> supersededBlobs, Set<String> markedPacks) {
+  Index(
+      List<Id> liveBlobs,
+      List<Id> supersededBlobs,
+      List<Id> damagedBlobs,
+      Set<String> markedPacks) {
     this.blobs = List.copyOf(liveBlobs);
     this.superseded = List.copyOf(supersededBlobs);
+    this.damaged = List.copyOf(damagedBlobs);
     this.marked = Set.copyOf(markedPacks);
   }
 
@@ -84,6 +90,11 @@ public final class Index {
    */
   public List<Id> supersededBlobs() {
     return superseded;
+  }
+
+  /** Index blobs that failed verification: their packs are known only from footers. */
+  public List<Id> damagedBlobs() {
+    return damaged;
   }
 
   /**

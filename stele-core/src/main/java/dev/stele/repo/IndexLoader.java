@@ -21,6 +21,7 @@ final class IndexLoader {
 
   static Index load(Repository repo) throws IOException {
     Map<Id, IndexCodec.Contents> contents = new LinkedHashMap<>();
+    List<Id> damaged = new ArrayList<>();
     for (Id id : repo.list(BlobKind.INDEX)) {
       try {
         contents.put(id, repo.readIndexBlob(id));
@@ -28,6 +29,7 @@ final class IndexLoader {
         // superseded and deleted by maintenance after we listed it
       } catch (CorruptBlobException e) {
         repo.warn(e.getMessage() + "; chunks it named are recovered from pack footers");
+        damaged.add(id);
       }
     }
     Map<Id, List<Id>> supersedes = new HashMap<>();
@@ -39,7 +41,7 @@ final class IndexLoader {
     }
     List<Id> superseded = new ArrayList<>(contents.keySet());
     superseded.removeAll(live);
-    Index index = new Index(live, superseded, marked);
+    Index index = new Index(live, superseded, damaged, marked);
     for (Id id : live) {
       contents.get(id).packs().forEach(index::add);
     }

@@ -259,6 +259,25 @@ class ContainmentTest {
   }
 
   @Test
+  void aDamagedIndexBlobIsSupersededByMaintenanceAndVerifyBecomesClean() throws IOException {
+    List<String> indexes = store.names().stream().filter(n -> n.startsWith("index/")).toList();
+    String damaged = indexes.get(1);
+    store.corrupt(damaged, (int) store.stat(damaged).size() / 2);
+    assertThat(verifyProblems()).anySatisfy(p -> assertThat(p).contains(damaged));
+
+    clock.advance(Duration.ofHours(2));
+    Maintenance.Result run = new Maintenance(open()).run(false);
+    assertThat(run.record().supersededIndexes()).contains(damaged);
+    clock.advance(Duration.ofHours(7));
+    assertThat(new Maintenance(open()).run(false).record().deleted()).contains(damaged);
+    assertThat(verifyProblems()).isEmpty();
+    Repository repo = open();
+    for (Backup.Result s : List.of(first, second, third)) {
+      assertRestores(repo, s);
+    }
+  }
+
+  @Test
   void aDamagedKeyBlobCostsOnlyItsPassword() throws IOException {
     store.corrupt(otherKey, (int) store.stat(otherKey).size() / 2);
     Repository repo = open();
