@@ -57,6 +57,10 @@ import java.util.TreeSet;
  * it marks, rewrites and sweeps no pack, and says why in its result and record ({@code heldBack});
  * compaction, the other deletions and extension still run. The run ends by writing one maintenance
  * record saying what it did.
+ *
+ * <p>Long because the order of these steps is the safety argument (docs/design.md), and splitting
+ * the run across files would hide it; what each step asks is answered elsewhere ({@link
+ * Reachability}, {@link Unlocated}, {@link RetentionNeeds}).
  */
 public final class Maintenance {
   static final Duration EXTENSION_SLACK = Repository.EXTENSION_SLACK;
@@ -103,7 +107,7 @@ public final class Maintenance {
     List<String> heldBack = new ArrayList<>(unreadable(scan));
     heldBack.addAll(reach.problems());
     boolean holdPacks = !heldBack.isEmpty();
-    Unlocated unlocated = new Unlocated(reach);
+    Unlocated unlocated = new Unlocated(repo, reach);
 
     Map<String, BlobInfo> packs = new HashMap<>();
     for (BlobInfo info : store.list("packs/")) {
@@ -194,7 +198,7 @@ public final class Maintenance {
     // A damaged index blob is superseded once every chunk live snapshots reach is found without
     // it: what else it named is unreachable, and is collected as unindexed packs are.
     List<Id> replaced = new ArrayList<>(index.blobs());
-    if (!holdPacks && unlocated.chunks.isEmpty()) {
+    if (!holdPacks && unlocated.isEmpty()) {
       replaced.addAll(index.damagedBlobs());
     }
     List<String> superseded = new ArrayList<>();
@@ -293,49 +297,6 @@ public final class Maintenance {
               + " reaches is unknown, so no pack is marked or deleted until it is forgotten");
     }
     return reasons;
-  }
-
-  /**
-   * Chunks live snapshots reach that no index names, even after {@link Repository#locate} looked in
-   * the footers of unindexed, unmarked packs. Such a chunk can only be in a pack no index names (a
-   * marked one, or one whose footer cannot be read), so those packs are neither marked nor swept
-   * while it is missing.
-   */
-  private final class Unlocated {
-    final Set<Id> chunks = new HashSet<>();
-
-    Unlocated(Reachability reach) throws IOException {
-      for (Id chunk : reach.all().keySet()) {
-        if (repo.locate(chunk) == null) {
-          chunks.add(chunk);
-        }
-      }
-    }
-
-    /** True if unindexed {@code pack} may hold one of them; each such pack is held back. */
-    boolean mayBeIn(BlobInfo pack, List<String> heldBack) {
-      if (chunks.isEmpty()) {
-        return false;
-      }
-      boolean may;
-      try {
-        may =
-            repo.readPackFooter(pack.name(), pack.size()).stream()
-                .anyMatch(e -> chunks.contains(e.id()));
-      } catch (BlobNotFoundException e) {
-        return false;
-      } catch (IOException e) {
-        may = true;
-      }
-      if (may) {
-        heldBack.add(
-            pack.name()
-                + " is named by no index and may hold one of the "
-                + chunks.size()
-                + " chunks live snapshots use that no index names; not marked or deleted");
-      }
-      return may;
-    }
   }
 
   /**

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -39,7 +40,7 @@ public final class ChunkWriter implements Closeable {
   private final Map<String, List<PackEntry>> written = new LinkedHashMap<>();
 
   /** Packs whose upload began and that no index blob write has yet been attempted for. */
-  private final Set<String> unindexed = new java.util.LinkedHashSet<>();
+  private final Set<String> unindexed = new LinkedHashSet<>();
 
   private final AtomicReference<IOException> failure = new AtomicReference<>();
   private final AtomicLong bytesStored = new AtomicLong();

@@ -11,6 +11,7 @@ import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
+import dev.stele.repo.Json;
 import dev.stele.repo.Location;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackEntry;
@@ -275,6 +276,48 @@ class ContainmentTest {
     for (Backup.Result s : List.of(first, second, third)) {
       assertRestores(repo, s);
     }
+  }
+
+  @Test
+  void aMarkedPackNoIndexNamesIsKeptWhileALiveSnapshotNeedsWhatOnlyItHolds() throws IOException {
+    Repository repo = open();
+    Set<String> onlySecond = dataPacksOf(repo, second);
+    onlySecond.removeAll(dataPacksOf(repo, first));
+    onlySecond.removeAll(dataPacksOf(repo, third));
+    String pack = onlySecond.stream().sorted().findFirst().orElseThrow();
+    // As a repair would: the pack is marked, and no index names it any more.
+    repo.writeBlob(
+        BlobKind.MAINTENANCE,
+        Json.write(
+            new MaintenanceRecord(
+                MaintenanceRecord.VERSION,
+                clock.instant(),
+                MaintenanceRecord.FULL,
+                List.of(pack),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of())));
+    for (String index : store.names().stream().filter(n -> n.startsWith("index/")).toList()) {
+      InMemoryBlobStore without = new InMemoryBlobStore(clock);
+      TestRepositories.copy(store, without);
+      without.delete(index);
+      if (!TestRepositories.open(without, clock).loadIndex().packs().containsKey(pack)) {
+        store.delete(index);
+        break;
+      }
+    }
+    assertThat(open().loadIndex().packs()).doesNotContainKey(pack);
+
+    clock.advance(Duration.ofHours(7));
+    Maintenance.Result run = new Maintenance(open()).run(false);
+
+    assertThat(run.heldBack()).singleElement().asString().contains(pack).contains("no index");
+    assertThat(store.names()).contains(pack);
+    assertThat(run.record().deleted()).doesNotContain(pack);
+    assertRestores(open(), third);
   }
 
   @Test
