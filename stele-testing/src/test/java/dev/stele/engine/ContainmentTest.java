@@ -9,6 +9,7 @@ import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.BlobKind;
+import dev.stele.repo.ChunkType;
 import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
 import dev.stele.repo.Json;
@@ -29,6 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -241,7 +243,14 @@ class ContainmentTest {
     clock.advance(Duration.ofHours(2));
     List<String> due = new Maintenance(open()).run(true).record().rewrittenPacks();
     assertThat(due).hasSizeGreaterThan(1);
-    String damaged = due.get(0);
+    // A data pack: damage to a tree would hold back every pack, which another test shows.
+    Map<String, List<PackEntry>> indexed = repo.loadIndex().packs();
+    String damaged =
+        due.stream()
+            .filter(p -> indexed.get(p).stream().allMatch(e -> e.type() == ChunkType.DATA))
+            .sorted()
+            .findFirst()
+            .orElseThrow();
     for (PackEntry e : repo.loadIndex().packs().get(damaged)) {
       store.corrupt(damaged, e.offset() + e.length() / 2);
     }
@@ -256,7 +265,6 @@ class ContainmentTest {
     assertThat(run.record().rewrittenPacks()).isNotEmpty().doesNotContain(damaged);
     assertThat(run.record().markedPacks()).doesNotContain(damaged);
     assertThat(verifyProblems()).anySatisfy(p -> assertThat(p).contains(damaged));
-    assertRestores(open(), third);
   }
 
   @Test
