@@ -40,6 +40,9 @@ final class MaintenanceCommand extends GroupCommand {
             .printf("blobs deleted:   %d, freeing %s%n", r.deleted(), Format.bytes(r.bytesFreed()));
         out().printf("deferred:        %d (still retained, or refused by storage)%n", r.deferred());
         out().printf("extended:        %d (retention lengthened)%n", r.extended());
+        for (String reason : r.heldBack()) {
+          out().println("held back: " + reason);
+        }
         out()
             .printf(
                 "maintenance %s in %s%n",

@@ -1,5 +1,6 @@
 package dev.stele.cli;
 
+import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.ForgetPolicy;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -68,32 +69,28 @@ final class SnapshotForgetCommand extends StelCommand {
     }
     try (Repository repo = repository.open(env())) {
       SnapshotCatalog catalog = new SnapshotCatalog(repo);
-      List<SnapshotCatalog.Entry> forget;
+      List<Forgotten> forget = new ArrayList<>();
       String reason;
       if (snapshots.isEmpty()) {
-        forget = policy.toForget(catalog.list());
+        policy.toForget(catalog.list()).forEach(e -> forget.add(Forgotten.of(e)));
         reason = "forget " + describe(policy);
       } else {
-        Map<String, SnapshotCatalog.Entry> named = new LinkedHashMap<>();
+        // By id, without reading the manifest: a damaged one is forgotten like any other.
+        SnapshotCatalog.Scan scan = catalog.scan();
+        Map<Id, Forgotten> named = new LinkedHashMap<>();
         for (String s : snapshots) {
-          SnapshotCatalog.Entry e = catalog.resolve(s);
-          named.put(e.id().hex(), e);
+          Id id = catalog.resolveId(s, scan);
+          named.put(id, Forgotten.of(id, scan));
         }
-        forget = new ArrayList<>(named.values());
+        forget.addAll(named.values());
         reason = "forget by name";
       }
-      for (SnapshotCatalog.Entry e : forget) {
+      for (Forgotten f : forget) {
         if (!dryRun) {
-          catalog.forget(e.id(), reason);
+          catalog.forget(f.id(), reason);
         }
         out()
-            .printf(
-                "%s %s  %s  %s  %s%n",
-                dryRun ? "would forget" : "forgot",
-                e.id().shortHex(),
-                Format.time(e.manifest().time()),
-                e.manifest().host(),
-                String.join(" ", Format.paths(e.manifest().paths())));
+            .printf("%s %s  %s%n", dryRun ? "would forget" : "forgot", f.id().shortHex(), f.what());
       }
       out()
           .printf(
@@ -102,6 +99,28 @@ final class SnapshotForgetCommand extends StelCommand {
               forget.size() == 1 ? "" : "s",
               dryRun ? "would be forgotten (dry run)" : "forgotten");
       return ExitCode.OK;
+    }
+  }
+
+  /** A snapshot to forget, and how the output describes it. */
+  private record Forgotten(Id id, String what) {
+    static Forgotten of(SnapshotCatalog.Entry e) {
+      return new Forgotten(
+          e.id(),
+          Format.time(e.manifest().time())
+              + "  "
+              + e.manifest().host()
+              + "  "
+              + String.join(" ", Format.paths(e.manifest().paths())));
+    }
+
+    static Forgotten of(Id id, SnapshotCatalog.Scan scan) {
+      for (SnapshotCatalog.Entry e : scan.live()) {
+        if (e.id().equals(id)) {
+          return of(e);
+        }
+      }
+      return new Forgotten(id, "(damaged manifest)");
     }
   }
 

@@ -3,13 +3,21 @@ package dev.stele.cli;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
+import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
-/** {@code stele snapshot list}: live snapshots, oldest first. */
-@Command(name = "list", description = "List snapshots, oldest first.")
+/**
+ * {@code stele snapshot list}: live snapshots, oldest first, then one line per manifest that cannot
+ * be read (exit 5): the listing goes on, and the damaged snapshot can be forgotten by its id.
+ */
+@Command(
+    name = "list",
+    description =
+        "List snapshots, oldest first. A snapshot whose manifest cannot be read is listed as"
+            + " damaged, and the command exits 5.")
 final class SnapshotListCommand extends StelCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
@@ -29,16 +37,18 @@ final class SnapshotListCommand extends StelCommand {
   @Override
   public Integer call() throws Exception {
     try (Repository repo = repository.open(env(), asOf)) {
+      SnapshotCatalog.Scan scan = new SnapshotCatalog(repo).scan();
       List<SnapshotCatalog.Entry> entries =
-          new SnapshotCatalog(repo)
-              .list().stream()
-                  .filter(e -> host == null || host.equals(e.manifest().host()))
-                  .filter(
-                      e -> tags.isEmpty() || e.manifest().tags().stream().anyMatch(tags::contains))
-                  .toList();
+          scan.live().stream()
+              .filter(e -> host == null || host.equals(e.manifest().host()))
+              .filter(e -> tags.isEmpty() || e.manifest().tags().stream().anyMatch(tags::contains))
+              .toList();
+      int exit = scan.unreadable().isEmpty() ? ExitCode.OK : ExitCode.DAMAGED;
       if (json) {
-        out().println(Format.json(entries.stream().map(SnapshotRef.Json::of).toList()));
-        return ExitCode.OK;
+        List<Object> all = new ArrayList<>(entries.stream().map(SnapshotRef.Json::of).toList());
+        scan.unreadable().forEach(u -> all.add(SnapshotRef.Damaged.of(u)));
+        out().println(Format.json(all));
+        return exit;
       }
       out()
           .printf(
@@ -56,8 +66,14 @@ final class SnapshotListCommand extends StelCommand {
                 String.join(",", m.tags()),
                 String.join(" ", Format.paths(m.paths())));
       }
+      for (SnapshotCatalog.Unreadable u : scan.unreadable()) {
+        out()
+            .printf(
+                "%-8s  DAMAGED: %s (forget it: stele snapshot forget %s)%n",
+                u.id().shortHex(), u.problem().getMessage(), u.id().hex());
+      }
       out().println(entries.size() + (entries.size() == 1 ? " snapshot" : " snapshots"));
-      return ExitCode.OK;
+      return exit;
     }
   }
 }

@@ -56,4 +56,11 @@ record SnapshotRef(String snapshot, String path) {
           m.labels());
     }
   }
+
+  /** A snapshot whose manifest cannot be read, as JSON shows it: its id and what is wrong. */
+  record Damaged(String id, String shortId, String damaged) {
+    static Damaged of(SnapshotCatalog.Unreadable u) {
+      return new Damaged(u.id().hex(), u.id().shortHex(), u.problem().getMessage());
+    }
+  }
 }

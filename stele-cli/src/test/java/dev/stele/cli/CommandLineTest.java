@@ -417,6 +417,55 @@ class CommandLineTest {
     assertThat(run.stderr()).contains("create").contains("forget");
   }
 
+  @Test
+  void aDamagedSnapshotIsListedAsDamagedAndCanBeForgotten() throws IOException {
+    init();
+    String good = createSnapshot();
+    String bad = createSnapshot();
+    flipMiddleByte(blobFile("snapshots", bad));
+
+    Cli.Run list = cli.run("snapshot", "list");
+    assertThat(list.exitCode()).as(list.stderr()).isEqualTo(ExitCode.DAMAGED);
+    assertThat(list.stdout().lines().filter(l -> l.startsWith(bad.substring(0, 8))))
+        .singleElement()
+        .asString()
+        .contains("DAMAGED")
+        .contains("snapshots/" + bad)
+        .contains("snapshot forget " + bad);
+    assertThat(list.stdout()).contains(good.substring(0, 8)).contains("1 snapshot");
+    assertThat(list.stderr()).doesNotContain("\tat ");
+    Cli.Run json = cli.run("snapshot", "list", "--json");
+    assertThat(json.exitCode()).isEqualTo(ExitCode.DAMAGED);
+    JsonNode entries = JSON.readTree(json.stdout());
+    assertThat(entries.findValues("id").stream().map(JsonNode::asText)).containsExactly(good, bad);
+    assertThat(entries.get(1).get("damaged").asText()).contains("snapshots/" + bad);
+
+    Cli.Run restore = cli.run("restore", good, "--target", tmp.resolve("out").toString());
+    assertThat(restore.exitCode()).as(restore.stderr()).isZero();
+    Cli.Run damaged = cli.run("restore", bad, "--target", tmp.resolve("out2").toString());
+    assertThat(damaged.exitCode()).isEqualTo(ExitCode.DAMAGED);
+    assertThat(damaged.errorLines()).singleElement().asString().contains("snapshots/" + bad);
+    createSnapshot();
+    Cli.Run maintenance = cli.run("maintenance", "run");
+    assertThat(maintenance.exitCode()).as(maintenance.stderr()).isZero();
+    assertThat(maintenance.stdout()).contains("held back: ").contains("snapshots/" + bad);
+
+    Cli.Run forget = cli.run("snapshot", "forget", bad);
+    assertThat(forget.exitCode()).as(forget.stderr()).isZero();
+    assertThat(forget.stdout()).contains("forgot " + bad.substring(0, 8) + "  (damaged manifest)");
+    Cli.Run after = cli.run("snapshot", "list");
+    assertThat(after.exitCode()).as(after.stderr()).isZero();
+    assertThat(after.stdout()).doesNotContain("DAMAGED").contains("2 snapshots");
+    assertThat(cli.run("maintenance", "run").stdout()).doesNotContain("held back");
+  }
+
+  /** The file of blob {@code <family>/<name>} in the repository directory. */
+  private Path blobFile(String family, String name) throws IOException {
+    try (Stream<Path> files = Files.walk(repo.resolve(family))) {
+      return files.filter(p -> p.getFileName().toString().equals(name)).findFirst().orElseThrow();
+    }
+  }
+
   private List<String> ids(Cli.Run run) throws IOException {
     assertThat(run.exitCode()).as(run.stderr()).isZero();
     return JSON.readTree(run.stdout()).findValues("id").stream().map(JsonNode::asText).toList();
@@ -432,15 +481,20 @@ class CommandLineTest {
               .max(java.util.Comparator.comparingLong(p -> p.toFile().length()))
               .orElseThrow();
     }
-    pack.toFile().setWritable(true);
-    try (RandomAccessFile f = new RandomAccessFile(pack.toFile(), "rw")) {
+    flipMiddleByte(pack);
+    return pack;
+  }
+
+  /** Flips one byte a third of the way into {@code file}, bypassing write-once. */
+  private static void flipMiddleByte(Path file) throws IOException {
+    file.toFile().setWritable(true);
+    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
       long middle = f.length() / 3;
       f.seek(middle);
       int b = f.read();
       f.seek(middle);
       f.write(b ^ 0xff);
     }
-    return pack;
   }
 
   static String utf8(byte[] b) {

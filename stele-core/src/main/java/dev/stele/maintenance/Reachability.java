@@ -32,12 +32,10 @@ final class Reachability {
   private Reachability() {}
 
   /**
-   * Walks every snapshot in {@code live}. A tree that cannot be read becomes a problem; when {@code
-   * strict}, the first problem is thrown instead, because deleting on the strength of an incomplete
-   * walk could delete data a snapshot needs.
+   * Walks every snapshot in {@code live}. A tree that cannot be read becomes a {@link #problems
+   * problem}: the walk is then incomplete, and nothing may be deleted on the strength of it.
    */
-  static Reachability of(
-      Repository repo, List<SnapshotCatalog.Entry> live, Duration minimum, boolean strict)
+  static Reachability of(Repository repo, List<SnapshotCatalog.Entry> live, Duration minimum)
       throws IOException {
     Reachability r = new Reachability();
     List<SnapshotCatalog.Entry> byExpiry = new ArrayList<>(live);
@@ -45,7 +43,7 @@ final class Reachability {
         Comparator.comparing((SnapshotCatalog.Entry e) -> expiry(e.manifest(), minimum))
             .reversed());
     for (SnapshotCatalog.Entry e : byExpiry) {
-      r.walk(repo, e, expiry(e.manifest(), minimum), strict);
+      r.walk(repo, e, expiry(e.manifest(), minimum));
     }
     return r;
   }
@@ -55,8 +53,7 @@ final class Reachability {
     return m.retainUntil(minimum);
   }
 
-  private void walk(Repository repo, SnapshotCatalog.Entry snapshot, Instant until, boolean strict)
-      throws IOException {
+  private void walk(Repository repo, SnapshotCatalog.Entry snapshot, Instant until) {
     Deque<Id> pending = new ArrayDeque<>();
     Id root = Id.parse(snapshot.manifest().tree());
     if (needed.putIfAbsent(root, until) == null) {
@@ -76,9 +73,6 @@ final class Reachability {
                 + treeId.shortHex()
                 + ": "
                 + e.getMessage();
-        if (strict) {
-          throw new IOException(problem, e);
-        }
         problems.add(problem);
         continue;
       }

@@ -70,7 +70,7 @@ public final class RetentionAudit {
     }
     repo.reloadIndex();
     Index index = repo.loadIndex();
-    Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention(), false);
+    Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention());
     problems.addAll(reach.problems());
     Map<String, Instant> needed =
         RetentionNeeds.compute(repo, index, reach, live, Set.of(), index.markedPacks());

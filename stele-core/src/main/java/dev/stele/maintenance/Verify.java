@@ -76,11 +76,11 @@ public final class Verify {
         problems.add(e.getMessage());
       }
     }
-    Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention(), false);
+    Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention());
     problems.addAll(reach.problems());
     long missing = 0;
     for (Id chunk : reach.all().keySet()) {
-      if (index.find(chunk) == null) {
+      if (repo.locate(chunk) == null) {
         missing++;
         if (missing <= 20) {
           problems.add("chunk " + chunk.hex() + " is used by a snapshot but in no index or pack");

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +38,10 @@ public final class ChunkWriter implements Closeable {
   private final Semaphore uploadSlots;
   private final List<Future<?>> pending = new ArrayList<>();
   private final Map<String, List<PackEntry>> written = new LinkedHashMap<>();
+
+  /** Packs whose upload began and that no index blob write has yet been attempted for. */
+  private final Set<String> unindexed = new LinkedHashSet<>();
+
   private final AtomicReference<IOException> failure = new AtomicReference<>();
   private final AtomicLong bytesStored = new AtomicLong();
   private final AtomicLong chunksStored = new AtomicLong();
@@ -238,6 +243,7 @@ public final class ChunkWriter implements Closeable {
     synchronized (written) {
       packs = new LinkedHashMap<>(written);
       written.clear();
+      unindexed.clear();
     }
     if (!packs.isEmpty()) {
       repo.writeIndex(List.of(), packs, retainUntil);
@@ -263,6 +269,9 @@ public final class ChunkWriter implements Closeable {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting to upload a pack");
+    }
+    synchronized (written) {
+      unindexed.add(pack.name());
     }
     Future<?> f =
         uploads.submit(
@@ -291,8 +300,37 @@ public final class ChunkWriter implements Closeable {
     }
   }
 
+  /**
+   * Stops the uploads. Packs whose upload this writer began but never passed to an index blob write
+   * (the caller failed before {@link #flush}) are named in an {@link MaintenanceRecord#ABANDONED}
+   * record, so that maintenance may delete them at once instead of after its two windows
+   * (docs/design.md, "A failed backup's packs"). Uploads still in flight are named too: no index
+   * will ever name them either. Packs whose index blob write was attempted are never named, even if
+   * that write failed: it may have landed, and others may use them.
+   */
   @Override
   public void close() {
     uploads.shutdownNow();
+    List<String> abandoned;
+    synchronized (written) {
+      abandoned = new ArrayList<>(unindexed);
+      unindexed.clear();
+      written.clear();
+    }
+    if (abandoned.isEmpty()) {
+      return;
+    }
+    try {
+      repo.writeBlob(
+          BlobKind.MAINTENANCE,
+          Json.write(MaintenanceRecord.abandoned(repo.clock().instant(), abandoned)));
+    } catch (IOException | RuntimeException e) {
+      repo.warn(
+          "could not record "
+              + abandoned.size()
+              + " packs of a failed write as abandoned ("
+              + e.getMessage()
+              + "); maintenance collects them after its windows");
+    }
   }
 }

@@ -24,9 +24,19 @@ public final class Index {
   private final Map<String, List<PackEntry>> packs = new ConcurrentHashMap<>();
   private final Set<String> marked;
   private final List<Id> blobs;
+  private final List<Id> superseded;
+  private final List<Id> damaged;
+  private final Set<String> recovered = ConcurrentHashMap.newKeySet();
+  private FooterRecovery recovery;
 
-  Index(List<Id> liveBlobs, Set<String> markedPacks) {
+  Index(
+      List<Id> liveBlobs,
+      List<Id> supersededBlobs,
+      List<Id> damagedBlobs,
+      Set<String> markedPacks) {
     this.blobs = List.copyOf(liveBlobs);
+    this.superseded = List.copyOf(supersededBlobs);
+    this.damaged = List.copyOf(damagedBlobs);
     this.marked = Set.copyOf(markedPacks);
   }
 
@@ -72,6 +82,39 @@ public final class Index {
   /** The index blobs this index was loaded from. */
   public List<Id> blobs() {
     return blobs;
+  }
+
+  /**
+   * Index blobs still stored that a live one supersedes: normally named in the maintenance record
+   * of the run that superseded them, unless that run died before writing its record.
+   */
+  public List<Id> supersededBlobs() {
+    return superseded;
+  }
+
+  /** Index blobs that failed verification: their packs are known only from footers. */
+  public List<Id> damagedBlobs() {
+    return damaged;
+  }
+
+  /**
+   * Packs that no index blob named but whose footers supplied a chunk a reader needed: an index
+   * blob naming them is missing or damaged, and the next compacted index must name them.
+   */
+  public Set<String> recoveredPacks() {
+    return Collections.unmodifiableSet(recovered);
+  }
+
+  void recovered(String pack) {
+    recovered.add(pack);
+  }
+
+  FooterRecovery recovery() {
+    return recovery;
+  }
+
+  void recovery(FooterRecovery r) {
+    recovery = r;
   }
 
   /** Packs marked for deletion by maintenance records that this index saw. */

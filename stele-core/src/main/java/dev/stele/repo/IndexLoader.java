@@ -1,8 +1,8 @@
 package dev.stele.repo;
 
-import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobNotFoundException;
 import java.io.IOException;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -12,23 +12,24 @@ import java.util.Set;
 
 /**
  * Builds the {@link Index}: reads every index blob, keeps those no other supersedes, and merges
- * their packs. If an index blob fails verification, its packs are recovered from their footers, so
- * a damaged index costs time, not data.
+ * their packs. If an index blob fails verification (or is missing), the chunks readers need are
+ * recovered from the footers of packs no index names ({@link FooterRecovery}), so a damaged index
+ * costs time, not data.
  */
 final class IndexLoader {
   private IndexLoader() {}
 
   static Index load(Repository repo) throws IOException {
     Map<Id, IndexCodec.Contents> contents = new LinkedHashMap<>();
-    boolean damaged = false;
+    List<Id> damaged = new ArrayList<>();
     for (Id id : repo.list(BlobKind.INDEX)) {
       try {
         contents.put(id, repo.readIndexBlob(id));
       } catch (BlobNotFoundException e) {
         // superseded and deleted by maintenance after we listed it
       } catch (CorruptBlobException e) {
-        repo.warn(e.getMessage() + "; recovering its packs from their footers");
-        damaged = true;
+        repo.warn(e.getMessage() + "; chunks it named are recovered from pack footers");
+        damaged.add(id);
       }
     }
     Map<Id, List<Id>> supersedes = new HashMap<>();
@@ -38,25 +39,12 @@ final class IndexLoader {
     for (MaintenanceRecord record : repo.maintenanceRecords().values()) {
       marked.addAll(record.markedPacks());
     }
-    Index index = new Index(live, marked);
+    List<Id> superseded = new ArrayList<>(contents.keySet());
+    superseded.removeAll(live);
+    Index index = new Index(live, superseded, damaged, marked);
     for (Id id : live) {
       contents.get(id).packs().forEach(index::add);
     }
-    if (damaged) {
-      recoverUnindexedPacks(repo, index);
-    }
     return index;
-  }
-
-  private static void recoverUnindexedPacks(Repository repo, Index index) throws IOException {
-    for (BlobInfo info : repo.store().list(Pack.PREFIX)) {
-      if (!index.packs().containsKey(info.name())) {
-        try {
-          index.add(info.name(), repo.readPackFooter(info.name(), info.size()));
-        } catch (CorruptBlobException e) {
-          repo.warn(e.getMessage());
-        }
-      }
-    }
   }
 }

@@ -6,6 +6,9 @@ import java.util.List;
 /**
  * What one maintenance run decided and did, written once as {@code maintenance/<sha256>}.
  *
+ * <p>Written by each maintenance run ({@link #FULL}), and by a writer that failed before indexing
+ * its packs ({@link #ABANDONED}).
+ *
  * <p>Marks are promises to delete later: a pack listed in {@code markedPacks} is deleted by a later
  * run once {@code sweepWindow} has passed since {@code time}, if by then it still holds nothing
  * that a live snapshot needs and no copy elsewhere serves it. Index blobs in {@code
@@ -18,6 +21,10 @@ import java.util.List;
  * @param deferred blobs this run wanted to delete but retention (or the storage) refused
  * @param extended blobs whose retention this run lengthened
  * @param rewrittenPacks packs whose live chunks this run copied into new packs
+ * @param heldBack what this run held back from marking and deletion, and why, one line each: all
+ *     packs, while a live snapshot's manifest or tree cannot be read (what it reaches is unknown);
+ *     or one unindexed pack that may hold a chunk no index names. Empty when nothing was held back;
+ *     absent (read as empty) in records written before the field existed.
  */
 public record MaintenanceRecord(
     int version,
@@ -28,12 +35,35 @@ public record MaintenanceRecord(
     List<String> deleted,
     List<String> deferred,
     List<String> extended,
-    List<String> rewrittenPacks) {
+    List<String> rewrittenPacks,
+    List<String> heldBack) {
   /**
    * The record version this Stele writes and reads. Maintenance refuses to delete anything in a
    * repository holding a newer record: it may carry rules about deletion this Stele does not know.
    */
   public static final int VERSION = 1;
+
+  /** The kind of record a maintenance run writes. */
+  public static final String FULL = "full";
+
+  /**
+   * The kind of record a writer that failed before writing its index blob leaves: {@code
+   * markedPacks} are the packs it uploaded, which no index blob ever named, so no snapshot and no
+   * other writer can depend on them and maintenance may delete them without waiting.
+   */
+  public static final String ABANDONED = "abandoned";
+
+  /** The record of packs a failed writer uploaded and never indexed. */
+  public static MaintenanceRecord abandoned(Instant time, List<String> packs) {
+    return new MaintenanceRecord(
+        VERSION, time, ABANDONED, packs, List.of(), List.of(), List.of(), List.of(), List.of(),
+        List.of());
+  }
+
+  /** True for an {@link #ABANDONED} record. */
+  public boolean isAbandoned() {
+    return ABANDONED.equals(kind);
+  }
 
   public MaintenanceRecord {
     markedPacks = List.copyOf(markedPacks);
@@ -42,5 +72,6 @@ public record MaintenanceRecord(
     deferred = List.copyOf(deferred);
     extended = List.copyOf(extended);
     rewrittenPacks = List.copyOf(rewrittenPacks);
+    heldBack = heldBack == null ? List.of() : List.copyOf(heldBack);
   }
 }

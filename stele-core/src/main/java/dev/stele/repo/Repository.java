@@ -48,6 +48,9 @@ public final class Repository implements Closeable {
    */
   private final Map<Id, Tombstone> tombstonesRead = new ConcurrentHashMap<>();
 
+  /** Pack footers read so far, by pack name: packs are never rewritten. */
+  private final Map<String, List<PackEntry>> footers = new ConcurrentHashMap<>();
+
   private final VersionedReads reads;
   private volatile java.util.function.Consumer<String> warningListener;
   private volatile Index index;
@@ -108,6 +111,24 @@ public final class Repository implements Closeable {
     synchronized (this) {
       warnings.add(warning);
     }
+    tell(warning);
+  }
+
+  /**
+   * Reports {@code warning} unless this repository object already reported the same text: a problem
+   * that every listing meets (a damaged manifest) is named once per command, not once per listing.
+   */
+  public void warnOnce(String warning) {
+    synchronized (this) {
+      if (warnings.contains(warning)) {
+        return;
+      }
+      warnings.add(warning);
+    }
+    tell(warning);
+  }
+
+  private void tell(String warning) {
     var listener = warningListener;
     if (listener != null) {
       listener.accept(warning);
@@ -178,7 +199,7 @@ public final class Repository implements Closeable {
    * @throws CorruptBlobException if it fails authentication
    */
   public byte[] readChunk(Id id) throws IOException {
-    Location location = index().find(id);
+    Location location = locate(id);
     if (location == null) {
       throw new BlobNotFoundException("chunk " + id.hex() + " (in no index)");
     }
@@ -192,6 +213,19 @@ public final class Repository implements Closeable {
     } catch (IOException failure) {
       return recoverChunk(pack, e, failure);
     }
+  }
+
+  /**
+   * Where chunk {@code id} can be read, or null. A chunk that no index names is looked for in the
+   * footers of packs that no index names and no maintenance record marks (read once per loaded
+   * index, on the first such miss): a missing or damaged index blob costs time, not data. The pack
+   * found is added to the loaded index with a warning naming it, so maintenance's compacted index
+   * names it again.
+   */
+  public Location locate(Id id) throws IOException {
+    Index loaded = loadIndex();
+    Location location = loaded.find(id);
+    return location != null ? location : FooterRecovery.of(this, loaded).recover(id);
   }
 
   /**
@@ -295,8 +329,20 @@ public final class Repository implements Closeable {
     return true;
   }
 
-  /** Reads the entry table of a pack from its footer (for recovery and verification). */
+  /**
+   * The entry table of a pack from its footer (for recovery and verification); packs never change,
+   * so each footer is read once per open repository.
+   */
   public List<PackEntry> readPackFooter(String pack, long size) throws IOException {
+    List<PackEntry> known = footers.get(pack);
+    if (known == null) {
+      known = readFooterNow(pack, size);
+      footers.put(pack, known);
+    }
+    return known;
+  }
+
+  private List<PackEntry> readFooterNow(String pack, long size) throws IOException {
     if (size < Pack.MAGIC.length + Pack.TRAILER) {
       throw new CorruptBlobException(pack, "too short for a pack");
     }
@@ -414,15 +460,20 @@ public final class Repository implements Closeable {
   /** A password's key blob, as its public part describes it. */
   public record KeyInfo(String name, Instant created, String host, boolean current) {}
 
-  /** The key blobs no tombstone removes, oldest first. */
+  /** The key blobs no tombstone removes, oldest first; a damaged one is a warning. */
   public List<KeyInfo> keys() throws IOException {
     Set<String> removed = tombstoned();
     List<KeyInfo> keys = new ArrayList<>();
     for (BlobInfo info : store.list(KeyBlob.PREFIX)) {
-      if (!removed.contains(info.name())) {
+      if (removed.contains(info.name())) {
+        continue;
+      }
+      try {
         KeyBlob.Stored stored = KeyBlob.describe(info.name(), store.read(info.name()));
         keys.add(
             new KeyInfo(info.name(), stored.created(), stored.host(), info.name().equals(keyName)));
+      } catch (CorruptBlobException e) {
+        warnOnce(e.getMessage()); // costs only its own password
       }
     }
     keys.sort(java.util.Comparator.comparing(KeyInfo::created));

@@ -140,7 +140,7 @@ public final class Restore {
     long offset = 0;
     int planned = 0;
     for (Id id : node.chunks()) {
-      Location location = repo.index().find(id);
+      Location location = repo.locate(id);
       if (location == null) {
         warn(path + ": chunk " + id.shortHex() + " is missing from the repository");
         break;

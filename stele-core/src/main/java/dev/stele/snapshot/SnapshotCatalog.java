@@ -11,11 +11,16 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * The snapshots of a repository: every snapshot manifest that no tombstone forgets. Forgetting
  * writes a tombstone; the manifest and its data stay until maintenance may remove them.
+ *
+ * <p>A manifest that cannot be read (damaged, or written by a newer Stele) costs only its own
+ * snapshot: {@link #scan} keeps it apart, {@link #list}, {@code latest} and parent selection skip
+ * it with a warning, and {@link #resolveId} finds it by id so that it can be forgotten unread.
  */
 public final class SnapshotCatalog {
   private final Repository repo;
@@ -31,22 +36,57 @@ public final class SnapshotCatalog {
     }
   }
 
-  /** Live snapshots, oldest first. */
-  public List<Entry> list() throws IOException {
-    Set<String> forgotten = repo.tombstoned();
-    List<Entry> entries = new ArrayList<>();
+  /** A manifest no tombstone forgets that could not be read, and why. */
+  public record Unreadable(Id id, IOException problem) {
+    public String name() {
+      return BlobKind.SNAPSHOT.nameOf(id);
+    }
+  }
+
+  /** Every manifest no tombstone forgets: the readable ones oldest first, the others by id. */
+  public record Scan(List<Entry> live, List<Unreadable> unreadable) {
+    public Scan {
+      live = List.copyOf(live);
+      unreadable = List.copyOf(unreadable);
+    }
+  }
+
+  /** Reads every manifest that no tombstone forgets. */
+  public Scan scan() throws IOException {
+    return scan(repo.tombstoned());
+  }
+
+  /** Reads every manifest whose name is not in {@code forgotten}. */
+  public Scan scan(Set<String> forgotten) throws IOException {
+    List<Entry> live = new ArrayList<>();
+    List<Unreadable> unreadable = new ArrayList<>();
     for (Id id : repo.list(BlobKind.SNAPSHOT)) {
       if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
         continue;
       }
       try {
-        entries.add(new Entry(id, read(id)));
+        live.add(new Entry(id, read(id)));
       } catch (BlobNotFoundException e) {
         // removed by maintenance after listing: it was forgotten
+      } catch (IOException e) {
+        unreadable.add(new Unreadable(id, e));
       }
     }
-    entries.sort(Comparator.comparing((Entry e) -> e.manifest().time()).thenComparing(Entry::id));
-    return entries;
+    live.sort(Comparator.comparing((Entry e) -> e.manifest().time()).thenComparing(Entry::id));
+    return new Scan(live, unreadable);
+  }
+
+  /** Live snapshots that can be read, oldest first; each unreadable one is a warning. */
+  public List<Entry> list() throws IOException {
+    return warned(scan()).live();
+  }
+
+  private Scan warned(Scan scan) {
+    for (Unreadable u : scan.unreadable()) {
+      repo.warnOnce(
+          u.problem().getMessage() + "; snapshot " + u.id().shortHex() + " skipped (forget it)");
+    }
+    return scan;
   }
 
   public SnapshotManifest read(Id id) throws IOException {
@@ -61,17 +101,37 @@ public final class SnapshotCatalog {
    * Finds a snapshot by {@code latest}, a full id, or a unique prefix of one.
    *
    * @throws UnknownSnapshotException if none or several match
+   * @throws IOException naming the manifest if the one that matches cannot be read
    */
   public Entry resolve(String spec) throws IOException {
-    List<Entry> all = list();
+    Scan scan = scan();
+    Id id = resolveId(spec, scan);
+    for (Unreadable u : scan.unreadable()) {
+      if (u.id().equals(id)) {
+        throw u.problem();
+      }
+    }
+    return warned(scan).live().stream().filter(e -> e.id().equals(id)).findFirst().orElseThrow();
+  }
+
+  /**
+   * The id {@code spec} names among live snapshots, readable or not: what forgetting needs, since a
+   * damaged manifest must be forgettable without reading it.
+   *
+   * @throws UnknownSnapshotException if none or several match
+   */
+  public Id resolveId(String spec, Scan scan) throws UnknownSnapshotException {
     if (spec.equals("latest")) {
-      if (all.isEmpty()) {
+      if (scan.live().isEmpty()) {
         throw new UnknownSnapshotException("the repository has no snapshots");
       }
-      return all.get(all.size() - 1);
+      return scan.live().get(scan.live().size() - 1).id();
     }
-    String prefix = spec.toLowerCase(java.util.Locale.ROOT);
-    List<Entry> matches = all.stream().filter(e -> e.id().hex().startsWith(prefix)).toList();
+    String prefix = spec.toLowerCase(Locale.ROOT);
+    List<Id> matches = new ArrayList<>();
+    scan.live().forEach(e -> matches.add(e.id()));
+    scan.unreadable().forEach(u -> matches.add(u.id()));
+    matches.removeIf(id -> !id.hex().startsWith(prefix));
     if (matches.isEmpty()) {
       throw new UnknownSnapshotException("no snapshot " + spec);
     }

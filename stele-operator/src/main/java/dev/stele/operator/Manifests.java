@@ -20,7 +20,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * difference between a few requests and thousands per backup, deletion or restore.
  *
  * <p>Process-wide and thread-safe; forgotten (tombstoned) manifests are listed too, as the searches
- * need. Bounded: past {@link #LIMIT} manifests it starts over.
+ * need. A manifest that cannot be read is left out with a warning (and read again next time, in
+ * case the store serves a good version later). Bounded: past {@link #LIMIT} manifests it starts
+ * over.
  */
 public final class Manifests {
   static final int LIMIT = 200_000;
@@ -42,6 +44,10 @@ public final class Manifests {
           m = catalog.read(id);
         } catch (BlobNotFoundException e) {
           continue; // deleted by maintenance since the listing
+        } catch (IOException e) {
+          // Damaged, or from a newer Stele: it costs only its own backup, never the others.
+          repo.warnOnce(e.getMessage() + "; manifest skipped");
+          continue;
         }
         if (SEEN.size() >= LIMIT) {
           SEEN.clear();

@@ -3,6 +3,7 @@ package dev.stele.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.crypto.KdfParams;
+import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
@@ -21,7 +22,8 @@ import org.junit.jupiter.api.Test;
 /** Searching a repository's manifests reads each manifest once per process, then only new ones. */
 class ManifestsTest {
   final MutableClock clock = new MutableClock(Instant.parse("2026-11-30T12:00:00Z"));
-  final AuditingBlobStore store = new AuditingBlobStore(new InMemoryBlobStore(clock), clock);
+  final InMemoryBlobStore memory = new InMemoryBlobStore(clock);
+  final AuditingBlobStore store = new AuditingBlobStore(memory, clock);
 
   long manifestReads() {
     return store.calls().stream()
@@ -39,14 +41,32 @@ class ManifestsTest {
         null);
   }
 
+  Repository init() throws IOException {
+    return Repository.init(
+        store,
+        "pw".toCharArray(),
+        RepositoryInit.defaults(clock)
+            .withKdf(KdfParams.argon2id(64, 1, "manifests-test!!".getBytes())));
+  }
+
+  @Test
+  void aDamagedManifestIsSkippedWithOneWarningAndTheOthersAreFound() throws IOException {
+    try (Repository repo = init()) {
+      snapshot(repo, "a");
+      Id damaged = snapshot(repo, "b");
+      snapshot(repo, "c");
+      String name = BlobKind.SNAPSHOT.nameOf(damaged);
+      memory.corrupt(name, (int) memory.stat(name).size() / 2);
+
+      assertThat(Manifests.all(repo)).hasSize(2);
+      assertThat(SmallSnapshot.find(repo, "test", "name", "c")).isNotNull();
+      assertThat(repo.warnings()).filteredOn(w -> w.contains(name)).hasSize(1);
+    }
+  }
+
   @Test
   void eachManifestIsReadOnceThenOnlyNewOnes() throws IOException {
-    try (Repository repo =
-        Repository.init(
-            store,
-            "pw".toCharArray(),
-            RepositoryInit.defaults(clock)
-                .withKdf(KdfParams.argon2id(64, 1, "manifests-test!!".getBytes())))) {
+    try (Repository repo = init()) {
       for (String name : List.of("a", "b", "c")) {
         snapshot(repo, name);
       }

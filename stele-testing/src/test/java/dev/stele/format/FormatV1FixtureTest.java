@@ -398,6 +398,7 @@ class FormatV1FixtureTest {
     assertThat(r.kind()).isEqualTo("full");
     assertThat(r.markedPacks()).containsExactly(PACK_TREES_1);
     assertThat(r.rewrittenPacks()).containsExactly(PACK_TREES_1);
+    assertThat(r.heldBack()).as("absent in v1 records: read as empty").isEmpty();
     assertThat(r.supersededIndexes())
         .containsExactly("index/" + INDEX_BACKUP_2, "index/" + INDEX_BACKUP_1);
     assertThat(r.deleted()).containsExactly("snapshots/" + SNAPSHOT_1);

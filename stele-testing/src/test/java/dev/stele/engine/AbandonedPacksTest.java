@@ -1,0 +1,126 @@
+package dev.stele.engine;
+
+import static dev.stele.engine.TestRepositories.backup;
+import static dev.stele.engine.TestRepositories.restore;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobStore;
+import dev.stele.blob.ForwardingBlobStore;
+import dev.stele.blob.Retention;
+import dev.stele.maintenance.Maintenance;
+import dev.stele.maintenance.Verify;
+import dev.stele.maintenance.VerifyListener;
+import dev.stele.repo.MaintenanceRecord;
+import dev.stele.repo.Repository;
+import dev.stele.snapshot.Backup;
+import dev.stele.testing.InMemoryBlobStore;
+import dev.stele.testing.MutableClock;
+import dev.stele.testing.RandomTree;
+import dev.stele.testing.TreeAssert;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A backup that fails before writing its index blob (a full disk) leaves packs no index ever named;
+ * it records them as abandoned, and the next maintenance run deletes them at once, while a backup
+ * whose index blob write was attempted leaves its packs to the ordinary windows.
+ */
+class AbandonedPacksTest {
+  @TempDir Path tmp;
+
+  private final MutableClock clock = new MutableClock();
+  private final InMemoryBlobStore store = new InMemoryBlobStore(clock);
+  private Backup.Result kept;
+  private Path big;
+
+  @BeforeEach
+  void createRepository() throws IOException {
+    Repository repo = TestRepositories.init(store, TestRepositories.small(clock));
+    kept = backup(repo, new RandomTree(1).files(10).writeTo(tmp.resolve("kept")));
+    big = new RandomTree(2).files(40).maxFileSize(256 << 10).writeTo(tmp.resolve("big"));
+  }
+
+  /** Refuses creates whose name starts with {@code prefix} after {@code allowed} of them. */
+  private static final class Refusing extends ForwardingBlobStore {
+    final String prefix;
+    final int allowed;
+    final boolean lands;
+    final AtomicInteger seen = new AtomicInteger();
+
+    Refusing(BlobStore delegate, String prefix, int allowed, boolean lands) {
+      super(delegate);
+      this.prefix = prefix;
+      this.allowed = allowed;
+      this.lands = lands;
+    }
+
+    @Override
+    public void create(String name, byte[] data, Retention retention) throws IOException {
+      if (name.startsWith(prefix) && seen.incrementAndGet() > allowed) {
+        if (lands) {
+          super.create(name, data, retention);
+        }
+        throw new IOException(name + ": No space left on device");
+      }
+      super.create(name, data, retention);
+    }
+  }
+
+  private List<String> packs() throws IOException {
+    List<String> names = new ArrayList<>();
+    for (BlobInfo info : store.list("packs/")) {
+      names.add(info.name());
+    }
+    return names;
+  }
+
+  @Test
+  void packsOfABackupThatFailedBeforeItsIndexAreDeletedByTheNextRunAtOnce() throws IOException {
+    List<String> before = packs();
+    Repository failing = TestRepositories.open(new Refusing(store, "packs/", 3, false), clock);
+    assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
+    List<String> orphans = packs();
+    orphans.removeAll(before);
+    assertThat(orphans).hasSize(3);
+    assertThat(TestRepositories.open(store, clock).maintenanceRecords().values())
+        .filteredOn(MaintenanceRecord::isAbandoned)
+        .singleElement()
+        .satisfies(r -> assertThat(r.markedPacks()).containsAll(orphans));
+
+    Maintenance.Result run = new Maintenance(TestRepositories.open(store, clock)).run(false);
+
+    assertThat(run.record().deleted()).containsExactlyInAnyOrderElementsOf(orphans);
+    assertThat(run.bytesFreed()).isPositive();
+    assertThat(packs()).containsExactlyInAnyOrderElementsOf(before);
+    Repository repo = TestRepositories.open(store, clock);
+    assertThat(new Verify(repo).run(true, VerifyListener.NONE).problems()).isEmpty();
+    Path target = Files.createTempDirectory(tmp, "restore");
+    assertThat(restore(repo, kept.manifest(), tmp.resolve("kept"), target).warnings()).isEmpty();
+    TreeAssert.assertSameTree(tmp.resolve("kept"), target);
+  }
+
+  @Test
+  void packsWhoseIndexBlobWriteWasAttemptedWaitForTheWindows() throws IOException {
+    List<String> before = packs();
+    Repository failing = TestRepositories.open(new Refusing(store, "index/", 0, true), clock);
+    assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
+    List<String> written = packs();
+    written.removeAll(before);
+    assertThat(written).isNotEmpty();
+    Repository repo = TestRepositories.open(store, clock);
+    assertThat(repo.maintenanceRecords().values()).noneMatch(MaintenanceRecord::isAbandoned);
+
+    // The index blob landed although its writer saw a failure: its packs may be used already.
+    assertThat(new Maintenance(repo).run(false).deleted()).isZero();
+    assertThat(packs()).containsAll(written);
+  }
+}
