@@ -270,12 +270,11 @@ public final class Maintenance {
   private void copyLiveChunks(
       ChunkWriter writer, String pack, List<PackEntry> entries, Reachability reach)
       throws IOException {
-    byte[] bytes = store.read(pack);
-    for (PackEntry e : entries) {
-      if (reach.reaches(e.id())) {
-        repo.openChunk(pack, e, bytes, e.offset());
-        writer.copy(e, java.util.Arrays.copyOfRange(bytes, e.offset(), e.offset() + e.length()));
-      }
+    List<PackEntry> live = entries.stream().filter(e -> reach.reaches(e.id())).toList();
+    List<PackEntry> lost = ChunkCopy.copy(repo, writer, pack, store.read(pack), live);
+    if (!lost.isEmpty()) {
+      throw new dev.stele.repo.CorruptBlobException(
+          pack, "chunk " + lost.get(0).id().shortHex() + " is damaged (run stele repair)");
     }
   }
 

@@ -6,7 +6,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
 import dev.stele.repo.PackCheck;
-import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -94,20 +93,7 @@ public final class Verify {
     for (BlobInfo info : repo.store().list("packs/")) {
       listed.put(info.name(), info);
     }
-    for (var pack : index.packs().entrySet()) {
-      BlobInfo info = listed.get(pack.getKey());
-      if (info == null) {
-        problems.add("pack " + pack.getKey() + " is named by the index but missing");
-        continue;
-      }
-      long end = 0;
-      for (PackEntry e : pack.getValue()) {
-        end = Math.max(end, e.offset() + (long) e.length());
-      }
-      if (info.size() < end) {
-        problems.add("corrupted blob " + pack.getKey() + ": shorter than its entries");
-      }
-    }
+    problems.addAll(PackCheck.missingOrShort(index, listed).values());
     long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
     // Blobs read from an older version because the current one failed are damage too.
     problems.addAll(repo.warnings());

@@ -82,16 +82,22 @@ public final class ChunkWriter implements Closeable {
 
   /**
    * Records that the caller reuses {@code ids} without claiming them (a file unchanged since the
-   * parent snapshot), so that {@link #reusedPacks} names their packs.
+   * parent snapshot), so that {@link #reusedPacks} names their packs. Returns false, recording
+   * nothing, if one of them has no live copy (lost to damage, or only in a pack marked for
+   * deletion): then the caller must read the file again, which stores the chunk anew and heals
+   * every snapshot that names it.
    */
-  public void reuse(List<Id> ids) {
+  public boolean reuse(List<Id> ids) {
     Index index = repo.index();
     for (Id id : ids) {
-      Location location = index.find(id);
-      if (location != null) {
-        reusedPacks.add(location.pack());
+      if (!index.hasLive(id)) {
+        return false;
       }
     }
+    for (Id id : ids) {
+      reusedPacks.add(index.find(id).pack());
+    }
+    return true;
   }
 
   /**

@@ -23,6 +23,7 @@ public final class Index {
   private final Map<Id, Location> chunks = new ConcurrentHashMap<>();
   private final Map<String, List<PackEntry>> packs = new ConcurrentHashMap<>();
   private final Set<String> marked;
+  private final Set<String> distrusted = ConcurrentHashMap.newKeySet();
   private final List<Id> blobs;
 
   Index(List<Id> liveBlobs, Set<String> markedPacks) {
@@ -49,10 +50,20 @@ public final class Index {
     return chunks.get(id);
   }
 
-  /** True if {@code id} is stored in a pack that is not marked for deletion. */
+  /** True if {@code id} is stored in a pack that is neither marked for deletion nor distrusted. */
   public boolean hasLive(Id id) {
     Location location = chunks.get(id);
-    return location != null && !marked.contains(location.pack());
+    return location != null
+        && !marked.contains(location.pack())
+        && !distrusted.contains(location.pack());
+  }
+
+  /**
+   * Stops counting the chunks of {@code packs} as live, as if they were marked: a writer that found
+   * them damaged stores their chunks again instead of depending on them. Reads still try them.
+   */
+  public void distrust(Set<String> packs) {
+    distrusted.addAll(packs);
   }
 
   public int chunkCount() {

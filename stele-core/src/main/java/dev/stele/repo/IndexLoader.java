@@ -50,7 +50,8 @@ final class IndexLoader {
 
   private static void recoverUnindexedPacks(Repository repo, Index index) throws IOException {
     for (BlobInfo info : repo.store().list(Pack.PREFIX)) {
-      if (!index.packs().containsKey(info.name())) {
+      // A marked pack no index names is on its way out (repair marks damaged packs so): leave it.
+      if (!index.packs().containsKey(info.name()) && !index.markedPacks().contains(info.name())) {
         try {
           index.add(info.name(), repo.readPackFooter(info.name(), info.size()));
         } catch (CorruptBlobException e) {

@@ -1,11 +1,17 @@
 package dev.stele.snapshot;
 
+import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobNotFoundException;
 import dev.stele.chunk.ChunkStream;
 import dev.stele.chunk.FastCdc;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
+import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Hosts;
 import dev.stele.repo.Id;
+import dev.stele.repo.Index;
+import dev.stele.repo.Pack;
+import dev.stele.repo.PackCheck;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
@@ -110,13 +116,16 @@ public final class Backup {
     // know the packs maintenance has marked (and may since have deleted) and would let this
     // backup reuse chunks from them.
     repo.reloadIndex();
-    repo.loadIndex();
+    distrustDamagedPacks(repo.loadIndex());
     walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
     writer = repo.newWriter(options.uploads(), options.expires());
     try {
-      Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
+      Tree parentRoot =
+          options.parent() == null
+              ? null
+              : parentTreeOf(new SnapshotBrowser(repo).root(options.parent()));
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
       awaitSealing();
       writer.flush();
@@ -230,9 +239,8 @@ public final class Backup {
     files.incrementAndGet();
     bytes.addAndGet(stat.size());
     Node node = stat.toNode(name, Node.Kind.FILE);
-    if (node.unchangedFrom(parentNode)) {
+    if (node.unchangedFrom(parentNode) && writer.reuse(parentNode.chunks())) {
       listener.fileDone(path, stat.size(), true);
-      writer.reuse(parentNode.chunks());
       return node.withChunks(parentNode.chunks());
     }
     filesNew.incrementAndGet();
@@ -371,11 +379,20 @@ public final class Backup {
     }
   }
 
-  /** The parent snapshot's tree for a directory, or null if the parent had no such directory. */
+  /**
+   * The parent snapshot's tree for a directory, or null if the parent had no such directory or its
+   * tree is lost (the parent is damaged: everything below is read again, which is how a backup of
+   * the same data heals it).
+   */
   private Tree parentTreeOf(Node parentNode) throws IOException {
-    return parentNode != null && parentNode.isDirectory()
-        ? readTree(parentNode.subtree().hex())
-        : null;
+    if (parentNode == null || !parentNode.isDirectory()) {
+      return null;
+    }
+    try {
+      return readTree(parentNode.subtree().hex());
+    } catch (BlobNotFoundException | CorruptBlobException e) {
+      return null;
+    }
   }
 
   private Tree readTree(String hex) throws IOException {
@@ -398,6 +415,27 @@ public final class Backup {
       }
     }
     return false;
+  }
+
+  /**
+   * One listing of the packs, compared with the index: a pack that is missing or shorter than its
+   * entries is visibly damaged, so this backup stores its chunks again rather than deduplicate onto
+   * it (which would make the new snapshot as unrestorable as the old), and says so. Damage inside a
+   * pack of the right length takes reading it: that is {@code stele repair}'s job.
+   */
+  private void distrustDamagedPacks(Index index) throws IOException {
+    Map<String, BlobInfo> listed = new TreeMap<>();
+    for (BlobInfo info : repo.store().list(Pack.PREFIX)) {
+      listed.put(info.name(), info);
+    }
+    Map<String, String> damaged = new TreeMap<>(PackCheck.missingOrShort(index, listed));
+    // A marked pack may be deleted by maintenance between our index and our listing, and is not
+    // deduplicated onto anyway.
+    damaged.keySet().removeAll(index.markedPacks());
+    for (String problem : damaged.values()) {
+      warn(problem + ": its chunks are stored again (run stele repair)");
+    }
+    index.distrust(damaged.keySet());
   }
 
   private void warn(String message) {
