@@ -31,7 +31,10 @@ public final class Index {
     this.marked = Set.copyOf(markedPacks);
   }
 
-  /** Records the entries of one pack; a chunk in an unmarked pack wins over a marked one. */
+  /**
+   * Records the entries of one pack; a chunk in an unmarked pack wins over a marked or distrusted
+   * one.
+   */
   void add(String pack, List<PackEntry> entries) {
     packs.put(pack, List.copyOf(entries));
     boolean packMarked = marked.contains(pack);
@@ -40,9 +43,13 @@ public final class Index {
       if (packMarked) {
         chunks.putIfAbsent(e.id(), location);
       } else {
-        chunks.merge(e.id(), location, (old, neu) -> marked.contains(old.pack()) ? neu : old);
+        chunks.merge(e.id(), location, (old, neu) -> outgoing(old.pack()) ? neu : old);
       }
     }
+  }
+
+  private boolean outgoing(String pack) {
+    return marked.contains(pack) || distrusted.contains(pack);
   }
 
   /** Where {@code id} can be read, or null. */
@@ -53,9 +60,7 @@ public final class Index {
   /** True if {@code id} is stored in a pack that is neither marked for deletion nor distrusted. */
   public boolean hasLive(Id id) {
     Location location = chunks.get(id);
-    return location != null
-        && !marked.contains(location.pack())
-        && !distrusted.contains(location.pack());
+    return location != null && !outgoing(location.pack());
   }
 
   /**
