@@ -133,8 +133,7 @@ public final class Verify {
     try {
       List<Future<?>> work = new ArrayList<>();
       for (BlobInfo info : listed.values()) {
-        if (!index.packs().containsKey(info.name())
-            && index.markedPacks().contains(info.name())) {
+        if (!index.packs().containsKey(info.name()) && index.markedPacks().contains(info.name())) {
           continue; // serves nothing, and maintenance deletes it (repair marks damaged packs so)
         }
         work.add(
