@@ -192,7 +192,7 @@ public final class Maintenance {
         new MaintenanceRecord(
             MaintenanceRecord.VERSION,
             now,
-            "full",
+            MaintenanceRecord.FULL,
             toMark,
             superseded,
             run.deleted,

@@ -33,8 +33,8 @@ import java.util.TreeMap;
  *   <li><b>Read.</b> Every pack is read whole and checked as {@code verify --read-data} does. A
  *       pack the index names that is missing, short or fails a check is <i>damaged</i>; so is a
  *       pack no index names that fails one. A sound pack no index names (its index blob lost, or a
- *       crashed writer's) is taken into the index from its footer. Packs no index names that a
- *       record marks are on their way out and left alone.
+ *       crashed writer's) is taken into the index from its footer, even if maintenance marked it
+ *       (it marks every pack no index names). Packs an earlier repair marked are left alone.
  *   <li><b>Salvage.</b> The chunks of damaged packs that verify (in the current version, or an
  *       older one on a store that keeps them) and that no sound pack holds are copied into new
  *       packs.
@@ -108,13 +108,21 @@ public final class Repair {
       listed.put(info.name(), info);
     }
 
+    // Packs an earlier repair found damaged and marked; maintenance's marks are not trusted here,
+    // since maintenance marks a pack no index names even when its index blob was merely lost.
+    Set<String> markedDamaged = new HashSet<>();
+    for (MaintenanceRecord r : repo.maintenanceRecords().values()) {
+      if (r.marksDamage()) {
+        markedDamaged.addAll(r.markedPacks());
+      }
+    }
     Map<String, String> damage = new TreeMap<>(PackCheck.missingOrShort(index, listed));
     Map<String, List<PackEntry>> footerIndexed = new TreeMap<>();
     Map<String, List<PackEntry>> unindexedDamaged = new TreeMap<>();
     for (BlobInfo info : listed.values()) {
       String pack = info.name();
       List<PackEntry> indexed = index.packs().get(pack);
-      if (damage.containsKey(pack) || (indexed == null && index.markedPacks().contains(pack))) {
+      if (damage.containsKey(pack) || (indexed == null && markedDamaged.contains(pack))) {
         continue;
       }
       byte[] bytes = readOrNull(pack);
@@ -152,7 +160,7 @@ public final class Repair {
         new MaintenanceRecord(
             MaintenanceRecord.VERSION,
             now,
-            "repair",
+            MaintenanceRecord.REPAIR,
             damage.keySet().stream().filter(listed::containsKey).toList(),
             superseded.stream().map(BlobKind.INDEX::nameOf).toList(),
             List.of(),

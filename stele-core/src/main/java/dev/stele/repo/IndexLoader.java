@@ -35,23 +35,28 @@ final class IndexLoader {
     contents.forEach((id, c) -> supersedes.put(id, c.supersedes()));
     List<Id> live = Index.live(supersedes);
     Set<String> marked = new HashSet<>();
+    Set<String> repaired = new HashSet<>();
     for (MaintenanceRecord record : repo.maintenanceRecords().values()) {
       marked.addAll(record.markedPacks());
+      if (record.marksDamage()) {
+        repaired.addAll(record.markedPacks());
+      }
     }
     Index index = new Index(live, marked);
     for (Id id : live) {
       contents.get(id).packs().forEach(index::add);
     }
     if (damaged) {
-      recoverUnindexedPacks(repo, index);
+      recoverUnindexedPacks(repo, index, repaired);
     }
     return index;
   }
 
-  private static void recoverUnindexedPacks(Repository repo, Index index) throws IOException {
+  private static void recoverUnindexedPacks(Repository repo, Index index, Set<String> repaired)
+      throws IOException {
     for (BlobInfo info : repo.store().list(Pack.PREFIX)) {
-      // A marked pack no index names is on its way out (repair marks damaged packs so): leave it.
-      if (!index.packs().containsKey(info.name()) && !index.markedPacks().contains(info.name())) {
+      // A repair took a damaged pack out of the index on purpose: it must not come back.
+      if (!index.packs().containsKey(info.name()) && !repaired.contains(info.name())) {
         try {
           index.add(info.name(), repo.readPackFooter(info.name(), info.size()));
         } catch (CorruptBlobException e) {

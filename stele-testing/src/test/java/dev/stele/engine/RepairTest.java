@@ -149,11 +149,21 @@ class RepairTest {
     drill(
         store -> {
           String pack = dataPackOfA(1);
+          dropFromTheIndex(store, pack);
+          return new Expect(Set.of(), Set.of());
+        });
+  }
+
+  @Test
+  void aPackMaintenanceMarkedForWantOfAnIndexIsTakenBack() throws IOException {
+    drill(
+        store -> {
+          String pack = dataPackOfA(1);
+          dropFromTheIndex(store, pack);
           Repository repo = TestRepositories.open(store, clock);
-          Index index = repo.loadIndex();
-          Map<String, List<PackEntry>> others = new HashMap<>(index.packs());
-          others.remove(pack);
-          repo.writeIndex(index.blobs(), others);
+          // Maintenance marks every pack no index names once it is older than the mark window.
+          clock.advance(repo.format().markWindow().plusMinutes(1));
+          assertThat(new Maintenance(repo).run(false).record().markedPacks()).contains(pack);
           return new Expect(Set.of(), Set.of());
         });
   }
@@ -337,6 +347,21 @@ class RepairTest {
         new ArrayList<>(TestRepositories.open(pristine, clock).loadIndex().packs().get(pack));
     entries.sort(Comparator.comparingInt(PackEntry::offset));
     return entries;
+  }
+
+  /**
+   * Leaves {@code pack} in no index: one new index blob names every other pack and replaces the
+   * ones there were, as a compaction that lost an entry would once its sweep had run.
+   */
+  private void dropFromTheIndex(InMemoryBlobStore store, String pack) throws IOException {
+    Repository repo = TestRepositories.open(store, clock);
+    Index index = repo.loadIndex();
+    Map<String, List<PackEntry>> others = new HashMap<>(index.packs());
+    others.remove(pack);
+    repo.writeIndex(index.blobs(), others);
+    for (Id old : index.blobs()) {
+      store.delete(dev.stele.repo.BlobKind.INDEX.nameOf(old));
+    }
   }
 
   private static Set<String> packsNamedBy(Repository repo) throws IOException {
