@@ -103,10 +103,7 @@ public final class Repair {
     List<Id> indexBlobs = repo.list(BlobKind.INDEX);
     repo.reloadIndex();
     Index index = repo.loadIndex();
-    Map<String, BlobInfo> listed = new TreeMap<>();
-    for (BlobInfo info : store.list("packs/")) {
-      listed.put(info.name(), info);
-    }
+    Map<String, BlobInfo> listed = PackCheck.listPacks(store);
 
     // Packs an earlier repair found damaged and marked; maintenance's marks are not trusted here,
     // since maintenance marks a pack no index names even when its index blob was merely lost.

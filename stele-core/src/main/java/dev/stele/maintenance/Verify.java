@@ -15,7 +15,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -89,10 +88,7 @@ public final class Verify {
     if (missing > 20) {
       problems.add((missing - 20) + " more chunks are missing");
     }
-    Map<String, BlobInfo> listed = new TreeMap<>();
-    for (BlobInfo info : repo.store().list("packs/")) {
-      listed.put(info.name(), info);
-    }
+    Map<String, BlobInfo> listed = PackCheck.listPacks(repo.store());
     problems.addAll(PackCheck.missingOrShort(index, listed).values());
     long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
     // Blobs read from an older version because the current one failed are damage too.

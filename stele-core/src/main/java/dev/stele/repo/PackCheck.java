@@ -1,6 +1,7 @@
 package dev.stele.repo;
 
 import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -75,6 +76,15 @@ public final class PackCheck {
     }
     return Pack.readFooter(
         name, repo.blobKey(), Arrays.copyOfRange(bytes, start, start + length), start);
+  }
+
+  /** One listing of the store's packs, by name. */
+  public static Map<String, BlobInfo> listPacks(BlobStore store) throws IOException {
+    Map<String, BlobInfo> listed = new TreeMap<>();
+    for (BlobInfo info : store.list(Pack.PREFIX)) {
+      listed.put(info.name(), info);
+    }
+    return listed;
   }
 
   /**

@@ -1,6 +1,5 @@
 package dev.stele.snapshot;
 
-import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.chunk.ChunkStream;
 import dev.stele.chunk.FastCdc;
@@ -10,7 +9,6 @@ import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Hosts;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
-import dev.stele.repo.Pack;
 import dev.stele.repo.PackCheck;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -424,11 +422,8 @@ public final class Backup {
    * pack of the right length takes reading it: that is {@code stele repair}'s job.
    */
   private void distrustDamagedPacks(Index index) throws IOException {
-    Map<String, BlobInfo> listed = new TreeMap<>();
-    for (BlobInfo info : repo.store().list(Pack.PREFIX)) {
-      listed.put(info.name(), info);
-    }
-    Map<String, String> damaged = new TreeMap<>(PackCheck.missingOrShort(index, listed));
+    Map<String, String> damaged =
+        new TreeMap<>(PackCheck.missingOrShort(index, PackCheck.listPacks(repo.store())));
     // A marked pack may be deleted by maintenance between our index and our listing, and is not
     // deduplicated onto anyway.
     damaged.keySet().removeAll(index.markedPacks());
