@@ -14,6 +14,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /** {@code stele repair}: names what damage costs, writes only new files, and a backup heals. */
 class RepairCommandTest {
@@ -39,10 +41,18 @@ class RepairCommandTest {
         .isZero();
   }
 
-  @Test
-  void aTruncatedPackIsReportedAndHealedByBackingUpAgain() throws IOException {
+  /** Ways a pack file is damaged on disk. */
+  enum Damage {
+    TRUNCATED,
+    FLIPPED_BYTE,
+    DELETED
+  }
+
+  @ParameterizedTest
+  @EnumSource(Damage.class)
+  void aDamagedPackIsReportedAndHealedByBackingUpAgain(Damage damage) throws IOException {
     String id = createSnapshot();
-    truncateLargestPack();
+    damageLargestPack(damage);
     Path damaged = tmp.resolve("before");
     assertThat(cli.run("restore", id + ":" + source, "--target", damaged.toString()).exitCode())
         .as("restore shows the damage")
@@ -55,8 +65,13 @@ class RepairCommandTest {
     assertThat(repair.stdout())
         .contains("damaged: packs/")
         .contains("incomplete")
-        .contains("lost file: " + source.resolve("sub/deeper/random.bin"))
-        .doesNotContain("lost file: " + source.resolve("hello.txt"));
+        .contains("lost file: " + source.resolve("sub/deeper/random.bin"));
+    if (damage == Damage.FLIPPED_BYTE) {
+      // The byte is in random.bin's chunk (most of the pack); the pack's other chunks still serve.
+      assertThat(repair.stdout())
+          .doesNotContain("lost file: " + source.resolve("hello.txt"))
+          .doesNotContain("lost file: " + source.resolve("sub/notes.txt"));
+    }
     assertThat(repair.errorLines())
         .singleElement()
         .asString()
@@ -94,8 +109,30 @@ class RepairCommandTest {
     return JSON.readTree(run.stdout()).get("id").asText();
   }
 
-  /** Cuts the largest pack (the one holding random.bin) to half its length. */
-  private void truncateLargestPack() throws IOException {
+  @Test
+  void aDeletedIndexFileIsRebuiltFromThePacksWithoutABackup() throws IOException {
+    String id = createSnapshot();
+    try (Stream<Path> index = Files.list(repo.resolve("index"))) {
+      for (Path p : index.toList()) {
+        Files.delete(p);
+      }
+    }
+    Path damaged = tmp.resolve("before");
+    assertThat(cli.run("restore", id + ":" + source, "--target", damaged.toString()).exitCode())
+        .isNotZero();
+
+    Cli.Run repair = cli.run("repair");
+
+    assertThat(repair.exitCode()).as(repair.stderr()).isZero();
+    assertThat(repair.stdout()).contains("indexed from its footer: packs/").contains(": complete");
+    Path restored = tmp.resolve("after");
+    assertThat(cli.run("restore", id + ":" + source, "--target", restored.toString()).exitCode())
+        .isZero();
+    assertThat(TreeComparison.compare(source, restored)).isEmpty();
+  }
+
+  /** Damages the largest pack file (the one holding random.bin). */
+  private void damageLargestPack(Damage damage) throws IOException {
     Path pack;
     try (Stream<Path> files = Files.walk(repo.resolve("packs"))) {
       pack =
@@ -105,8 +142,22 @@ class RepairCommandTest {
               .orElseThrow();
     }
     pack.toFile().setWritable(true);
-    try (RandomAccessFile f = new RandomAccessFile(pack.toFile(), "rw")) {
-      f.setLength(f.length() / 2);
+    switch (damage) {
+      case DELETED -> Files.delete(pack);
+      case TRUNCATED -> {
+        try (RandomAccessFile f = new RandomAccessFile(pack.toFile(), "rw")) {
+          f.setLength(f.length() / 2);
+        }
+      }
+      case FLIPPED_BYTE -> {
+        try (RandomAccessFile f = new RandomAccessFile(pack.toFile(), "rw")) {
+          long middle = f.length() / 2;
+          f.seek(middle);
+          int b = f.read();
+          f.seek(middle);
+          f.write(b ^ 0xff);
+        }
+      }
     }
   }
 
