@@ -22,6 +22,7 @@ import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
+import dev.stele.testing.VersionedInMemoryBlobStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -176,6 +177,33 @@ class RepairTest {
           assertThat(new Maintenance(repo).run(false).record().markedPacks()).contains(pack);
           return new Expect(Set.of(), Set.of());
         });
+  }
+
+  @Test
+  void onAVersionedStoreAnOverwrittenPackIsSalvagedWholeFromItsOlderVersion() throws IOException {
+    VersionedInMemoryBlobStore store = new VersionedInMemoryBlobStore(clock);
+    Repository repo = TestRepositories.init(store, TestRepositories.small(clock));
+    Backup.Result snapshot = backup(repo, first);
+    String pack =
+        repo.loadIndex().packs().entrySet().stream()
+            .filter(p -> p.getValue().stream().allMatch(e -> e.type() == ChunkType.DATA))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow();
+    byte[] bytes = store.read(pack);
+    store.overwrite(pack, Arrays.copyOf(bytes, bytes.length / 2));
+
+    Repair.Result repaired = new Repair(TestRepositories.open(store, clock)).run();
+
+    assertThat(repaired.damaged())
+        .singleElement()
+        .satisfies(d -> assertThat(d.name()).isEqualTo(pack))
+        .satisfies(d -> assertThat(d.lost()).isZero())
+        .satisfies(d -> assertThat(d.salvaged()).isPositive());
+    assertThat(repaired.incomplete()).isEmpty();
+    Repository after = TestRepositories.open(store, clock);
+    assertThat(restoreDifferences(after, snapshot, first)).isEmpty();
+    assertThat(verify(after)).isEmpty();
   }
 
   @Test
