@@ -13,7 +13,8 @@ import java.util.TreeMap;
 /**
  * Reads every byte of a pack or key blob and says what is wrong with it. Each byte of a pack is
  * covered: the magic is compared, each chunk opens under its own key, the footer opens and must
- * list what the index says the pack holds, the trailer must point at the footer.
+ * list what the index says the pack holds, the trailer must point at the footer. {@link
+ * #missingOrShort} is the check that reads nothing: the store's listing against the index.
  */
 public final class PackCheck {
   private PackCheck() {}
