@@ -109,7 +109,9 @@ public final class Maintenance {
     Set<String> copiedElsewhere = chunksCopiedOutside(index, sweepable);
     long bytesFreed = 0;
     for (String pack : sweepable) {
-      if (!stillNeeded(index.packs().get(pack), reach, copiedElsewhere) && run.delete(pack)) {
+      if (!stillNeeded(index.packs().get(pack), reach, copiedElsewhere)
+          && !holdsLostChunks(packs.get(pack), index, reach)
+          && run.delete(pack)) {
         bytesFreed += packs.get(pack).size();
       }
     }
@@ -145,7 +147,9 @@ public final class Maintenance {
         }
         List<PackEntry> entries = index.packs().get(pack);
         if (entries == null) {
-          toMark.add(pack);
+          if (!holdsLostChunks(info, index, reach)) {
+            toMark.add(pack);
+          }
           continue;
         }
         long liveBytes = 0;
@@ -263,6 +267,28 @@ public final class Maintenance {
       if (reach.reaches(e.id()) && !copiedElsewhere.contains(e.id().hex())) {
         return true;
       }
+    }
+    return false;
+  }
+
+  /**
+   * True if {@code info}, a pack no index names, holds by its footer a chunk that a live snapshot
+   * needs and no index has: its index blob was lost, not a crashed writer's orphan, and {@code
+   * stele repair} takes it back. Such a pack is neither marked nor swept.
+   */
+  private boolean holdsLostChunks(BlobInfo info, Index index, Reachability reach)
+      throws IOException {
+    if (index.packs().containsKey(info.name())) {
+      return false;
+    }
+    try {
+      for (PackEntry e : repo.readPackFooter(info.name(), info.size())) {
+        if (reach.reaches(e.id()) && index.find(e.id()) == null) {
+          return true;
+        }
+      }
+    } catch (dev.stele.repo.CorruptBlobException | BlobNotFoundException e) {
+      // no footer to read: nothing in it can be taken back
     }
     return false;
   }

@@ -9,9 +9,12 @@ import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Repair;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
+import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
+import dev.stele.repo.Json;
+import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Backup;
@@ -166,15 +169,43 @@ class RepairTest {
   }
 
   @Test
-  void aPackMaintenanceMarkedForWantOfAnIndexIsTakenBack() throws IOException {
+  void maintenanceNeitherMarksNorSweepsAPackWhoseIndexBlobWasLost() throws IOException {
     drill(
         store -> {
           String pack = dataPacksOfA(1).get(0);
           dropFromTheIndex(store, pack);
           Repository repo = TestRepositories.open(store, clock);
-          // Maintenance marks every pack no index names once it is older than the mark window.
-          clock.advance(repo.format().markWindow().plusMinutes(1));
-          assertThat(new Maintenance(repo).run(false).record().markedPacks()).contains(pack);
+          Duration windows = repo.format().markWindow().plus(repo.format().sweepWindow());
+          clock.advance(windows.plusMinutes(1));
+          assertThat(new Maintenance(repo).run(false).record().markedPacks()).doesNotContain(pack);
+          clock.advance(windows.plusMinutes(1));
+          new Maintenance(repo).run(false);
+          assertThat(store.names()).contains(pack);
+          return new Expect(Set.of(), Set.of());
+        });
+  }
+
+  @Test
+  void aPackAnOlderMaintenanceMarkedForWantOfAnIndexIsTakenBack() throws IOException {
+    drill(
+        store -> {
+          String pack = dataPacksOfA(1).get(0);
+          dropFromTheIndex(store, pack);
+          // As a Stele that marked every pack no index names would have.
+          TestRepositories.open(store, clock)
+              .writeBlob(
+                  BlobKind.MAINTENANCE,
+                  Json.write(
+                      new MaintenanceRecord(
+                          MaintenanceRecord.VERSION,
+                          clock.instant(),
+                          MaintenanceRecord.FULL,
+                          List.of(pack),
+                          List.of(),
+                          List.of(),
+                          List.of(),
+                          List.of(),
+                          List.of())));
           return new Expect(Set.of(), Set.of());
         });
   }
@@ -394,7 +425,7 @@ class RepairTest {
     others.remove(pack);
     repo.writeIndex(index.blobs(), others);
     for (Id old : index.blobs()) {
-      store.delete(dev.stele.repo.BlobKind.INDEX.nameOf(old));
+      store.delete(BlobKind.INDEX.nameOf(old));
     }
   }
 
