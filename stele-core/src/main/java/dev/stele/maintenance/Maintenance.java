@@ -41,8 +41,9 @@ import java.util.TreeSet;
  *   <li><b>Compact.</b> One new index blob lists every pack that remains and supersedes the index
  *       blobs loaded at the start.
  *   <li><b>Mark.</b> Packs at least {@code markWindow} old that hold no live chunk, or that no
- *       index names (left by a crashed writer), are marked. Writers do not deduplicate against
- *       marked packs, so nothing new comes to depend on them.
+ *       index names (left by a crashed writer, unless their footer names a chunk snapshots need
+ *       that no index has), are marked. Writers do not deduplicate against marked packs, so nothing
+ *       new comes to depend on them.
  *   <li><b>Extend.</b> With a retention mode, live packs, snapshot manifests, key and format blobs
  *       whose retention falls short of the latest expiry of the snapshots that use them are
  *       extended (with a week of slack, so extensions are not needed every run).

@@ -304,13 +304,13 @@ class RepairTest {
         repaired.incomplete().stream().flatMap(st -> st.missingFiles().stream()).toList();
     assertThat(repaired.incomplete()).allMatch(st -> st.missingTrees().isEmpty());
     assertThat(lost).containsExactlyInAnyOrderElementsOf(expect.lost());
-    // Before any backup: exactly the lost files differ; the rest of a damaged pack serves.
+    // Before any backup: only lost files differ; the rest of a damaged pack serves.
     List<String> differences = new ArrayList<>();
     differences.addAll(absolute(first, restoreDifferences(repo, a, first)));
     differences.addAll(absolute(second, restoreDifferences(repo, b, second)));
-    for (String file : expect.lost()) {
-      assertThat(differences).anyMatch(d -> d.startsWith("'" + file + "'"));
-    }
+    // (A lost chunk of zeros in a sparse file may restore right by chance, so not every lost file
+    // need differ.)
+    assertThat(differences.isEmpty()).isEqualTo(expect.lost().isEmpty());
     assertThat(differences)
         .allMatch(d -> expect.lost().stream().anyMatch(f -> d.startsWith("'" + f + "'")));
     for (String survivor : expect.survivors()) {
