@@ -19,7 +19,7 @@ public final class ExitCode {
           + "  3  wrong password, or the password's key was removed%n"
           + "  4  not found: no repository, snapshot or path%n"
           + "  5  data damaged: verify found problems, snapshot list met an unreadable manifest,"
-          + " or a blob is corrupted%n"
+          + " repair left a snapshot incomplete, or a blob is corrupted%n"
           + "  6  completed with warnings: files skipped or unreadable, or a Backup or Restore"
           + " waited for (--wait) ended PartiallyFailed%n"
           + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_JAVA_OPTS;"

@@ -37,6 +37,7 @@ import picocli.CommandLine.Spec;
       CatCommand.class,
       RestoreCommand.class,
       VerifyCommand.class,
+      RepairCommand.class,
       MaintenanceCommand.class,
       DemoCommand.class,
       OperatorCommand.class,

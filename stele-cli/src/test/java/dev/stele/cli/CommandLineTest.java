@@ -342,6 +342,7 @@ class CommandLineTest {
             new String[] {"snapshot", "create"},
             new String[] {"restore"},
             new String[] {"verify"},
+            new String[] {"repair"},
             new String[] {"maintenance", "run"})) {
       List<String> args = new java.util.ArrayList<>(List.of(command));
       args.add("--help");

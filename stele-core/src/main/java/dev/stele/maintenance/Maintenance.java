@@ -20,7 +20,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -46,8 +45,9 @@ import java.util.TreeSet;
  *   <li><b>Sweep.</b> The packs decided in 1; index blobs superseded at least {@code sweepWindow}
  *       ago; forgotten snapshots' manifests, removed keys, and tombstones whose target is gone.
  *   <li><b>Mark.</b> Packs at least {@code markWindow} old that hold no live chunk, or that no
- *       index names (left by a crashed writer), are marked. Writers do not deduplicate against
- *       marked packs, so nothing new comes to depend on them.
+ *       index names (left by a crashed writer, unless their footer names a chunk snapshots need
+ *       that no index has), are marked. Writers do not deduplicate against marked packs, so nothing
+ *       new comes to depend on them.
  *   <li><b>Extend.</b> With a retention mode, live packs, snapshot manifests, key and format blobs
  *       whose retention falls short of the latest expiry of the snapshots that use them are
  *       extended (with a week of slack, so extensions are not needed every run).
@@ -338,25 +338,27 @@ public final class Maintenance {
     List<String> failed = new ArrayList<>();
     try (ChunkWriter writer = repo.newWriter(2)) {
       for (String pack : rewrite) {
-        byte[] bytes;
         List<PackEntry> live = new ArrayList<>();
+        for (PackEntry e : index.packs().get(pack)) {
+          if (reach.reaches(e.id()) && staying.add(e.id())) {
+            live.add(e);
+          }
+        }
+        byte[] bytes;
         try {
           bytes = store.read(pack);
-          for (PackEntry e : index.packs().get(pack)) {
-            if (reach.reaches(e.id()) && !staying.contains(e.id())) {
-              repo.openChunk(pack, e, bytes, e.offset());
-              live.add(e);
-            }
-          }
         } catch (IOException e) {
-          failed.add(pack);
-          heldBack.add(pack + " is not rewritten or marked: " + e.getMessage() + " (run verify)");
-          continue;
+          bytes = null; // ChunkCopy looks for the chunks in older versions of the pack
         }
-        for (PackEntry e : live) {
-          if (staying.add(e.id())) {
-            writer.copy(e, Arrays.copyOfRange(bytes, e.offset(), e.offset() + e.length()));
-          }
+        List<PackEntry> lost = ChunkCopy.copy(repo, writer, pack, bytes, live);
+        if (!lost.isEmpty()) {
+          lost.forEach(e -> staying.remove(e.id()));
+          failed.add(pack);
+          heldBack.add(
+              pack
+                  + " is not rewritten or marked: chunk "
+                  + lost.get(0).id().shortHex()
+                  + " cannot be read (run stele repair)");
         }
       }
       writer.flush();

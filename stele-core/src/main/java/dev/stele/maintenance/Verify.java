@@ -6,7 +6,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
 import dev.stele.repo.PackCheck;
-import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -16,7 +15,6 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,24 +88,8 @@ public final class Verify {
     if (missing > 20) {
       problems.add((missing - 20) + " more chunks are missing");
     }
-    Map<String, BlobInfo> listed = new TreeMap<>();
-    for (BlobInfo info : repo.store().list("packs/")) {
-      listed.put(info.name(), info);
-    }
-    for (var pack : index.packs().entrySet()) {
-      BlobInfo info = listed.get(pack.getKey());
-      if (info == null) {
-        problems.add("pack " + pack.getKey() + " is named by the index but missing");
-        continue;
-      }
-      long end = 0;
-      for (PackEntry e : pack.getValue()) {
-        end = Math.max(end, e.offset() + (long) e.length());
-      }
-      if (info.size() < end) {
-        problems.add("corrupted blob " + pack.getKey() + ": shorter than its entries");
-      }
-    }
+    Map<String, BlobInfo> listed = PackCheck.listPacks(repo.store());
+    problems.addAll(PackCheck.missingOrShort(index, listed).values());
     long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
     // Blobs read from an older version because the current one failed are damage too.
     problems.addAll(repo.warnings());
@@ -147,6 +129,9 @@ public final class Verify {
     try {
       List<Future<?>> work = new ArrayList<>();
       for (BlobInfo info : listed.values()) {
+        if (!index.packs().containsKey(info.name()) && index.markedPacks().contains(info.name())) {
+          continue; // serves nothing, and maintenance deletes it (repair marks damaged packs so)
+        }
         work.add(
             pool.submit(
                 () -> {

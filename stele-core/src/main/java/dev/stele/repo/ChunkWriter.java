@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import dev.stele.blob.StorageRefusedException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -17,6 +18,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Stores new chunks: seals them, gathers them into packs of about the repository's pack size (data
@@ -30,6 +33,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * Uploads run on threads this writer owns; {@link #close} stops them.
  */
 public final class ChunkWriter implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(ChunkWriter.class);
+
   private final Repository repo;
   private final ChunkCodec codec;
   private final int packSize;
@@ -87,16 +92,22 @@ public final class ChunkWriter implements Closeable {
 
   /**
    * Records that the caller reuses {@code ids} without claiming them (a file unchanged since the
-   * parent snapshot), so that {@link #reusedPacks} names their packs.
+   * parent snapshot), so that {@link #reusedPacks} names their packs. Returns false, recording
+   * nothing, if one of them has no live copy (lost to damage, or only in a pack marked for
+   * deletion): then the caller must read the file again, which stores the chunk anew and heals
+   * every snapshot that names it.
    */
-  public void reuse(List<Id> ids) {
+  public boolean reuse(List<Id> ids) {
     Index index = repo.index();
     for (Id id : ids) {
-      Location location = index.find(id);
-      if (location != null) {
-        reusedPacks.add(location.pack());
+      if (!index.hasLive(id)) {
+        return false;
       }
     }
+    for (Id id : ids) {
+      reusedPacks.add(index.find(id).pack());
+    }
+    return true;
   }
 
   /**
@@ -324,6 +335,10 @@ public final class ChunkWriter implements Closeable {
       repo.writeBlob(
           BlobKind.MAINTENANCE,
           Json.write(MaintenanceRecord.abandoned(repo.clock().instant(), abandoned)));
+    } catch (StorageRefusedException e) {
+      // The storage refuses writes as a whole (full, read-only): the failure that brought us here
+      // already says so in one line, and the packs are collected after the windows.
+      LOG.debug("abandoned packs not recorded: {}", e.getMessage());
     } catch (IOException | RuntimeException e) {
       repo.warn(
           "could not record "

@@ -23,6 +23,7 @@ public final class Index {
   private final Map<Id, Location> chunks = new ConcurrentHashMap<>();
   private final Map<String, List<PackEntry>> packs = new ConcurrentHashMap<>();
   private final Set<String> marked;
+  private final Set<String> distrusted = ConcurrentHashMap.newKeySet();
   private final List<Id> blobs;
   private final List<Id> superseded;
   private final List<Id> damaged;
@@ -40,7 +41,10 @@ public final class Index {
     this.marked = Set.copyOf(markedPacks);
   }
 
-  /** Records the entries of one pack; a chunk in an unmarked pack wins over a marked one. */
+  /**
+   * Records the entries of one pack; a chunk in an unmarked pack wins over a marked or distrusted
+   * one.
+   */
   void add(String pack, List<PackEntry> entries) {
     packs.put(pack, List.copyOf(entries));
     boolean packMarked = marked.contains(pack);
@@ -49,9 +53,13 @@ public final class Index {
       if (packMarked) {
         chunks.putIfAbsent(e.id(), location);
       } else {
-        chunks.merge(e.id(), location, (old, neu) -> marked.contains(old.pack()) ? neu : old);
+        chunks.merge(e.id(), location, (old, neu) -> outgoing(old.pack()) ? neu : old);
       }
     }
+  }
+
+  private boolean outgoing(String pack) {
+    return marked.contains(pack) || distrusted.contains(pack);
   }
 
   /** Where {@code id} can be read, or null. */
@@ -59,10 +67,18 @@ public final class Index {
     return chunks.get(id);
   }
 
-  /** True if {@code id} is stored in a pack that is not marked for deletion. */
+  /** True if {@code id} is stored in a pack that is neither marked for deletion nor distrusted. */
   public boolean hasLive(Id id) {
     Location location = chunks.get(id);
-    return location != null && !marked.contains(location.pack());
+    return location != null && !outgoing(location.pack());
+  }
+
+  /**
+   * Stops counting the chunks of {@code packs} as live, as if they were marked: a writer that found
+   * them damaged stores their chunks again instead of depending on them. Reads still try them.
+   */
+  public void distrust(Set<String> packs) {
+    distrusted.addAll(packs);
   }
 
   public int chunkCount() {

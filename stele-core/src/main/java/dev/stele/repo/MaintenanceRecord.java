@@ -15,7 +15,9 @@ import java.util.List;
  * supersededIndexes} are deleted the same way.
  *
  * @param time when the run started
- * @param markedPacks packs that hold no live chunk (or whose live chunks were copied elsewhere)
+ * @param kind {@link #FULL} or {@link #REPAIR}
+ * @param markedPacks packs that hold no live chunk (or whose live chunks were copied elsewhere);
+ *     for a repair, the damaged packs
  * @param supersededIndexes index blobs replaced by this run's compacted index
  * @param deleted blobs deleted by this run
  * @param deferred blobs this run wanted to delete but retention (or the storage) refused
@@ -63,6 +65,14 @@ public record MaintenanceRecord(
   /** True for an {@link #ABANDONED} record. */
   public boolean isAbandoned() {
     return ABANDONED.equals(kind);
+  }
+
+  /** The kind of a repair's record, whose {@code markedPacks} are damaged packs. */
+  public static final String REPAIR = "repair";
+
+  /** True if this record's marks are packs a repair found damaged. */
+  public boolean marksDamage() {
+    return REPAIR.equals(kind);
   }
 
   public MaintenanceRecord {

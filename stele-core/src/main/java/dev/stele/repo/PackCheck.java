@@ -1,16 +1,20 @@
 package dev.stele.repo;
 
 import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Reads every byte of a pack or key blob and says what is wrong with it. Each byte of a pack is
  * covered: the magic is compared, each chunk opens under its own key, the footer opens and must
- * list what the index says the pack holds, the trailer must point at the footer.
+ * list what the index says the pack holds, the trailer must point at the footer. {@link
+ * #missingOrShort} is the check that reads nothing: the store's listing against the index.
  */
 public final class PackCheck {
   private PackCheck() {}
@@ -26,16 +30,7 @@ public final class PackCheck {
     }
     List<PackEntry> footer;
     try {
-      int length =
-          Pack.footerLength(
-              name, Arrays.copyOfRange(bytes, bytes.length - Pack.TRAILER, bytes.length));
-      int start = bytes.length - Pack.TRAILER - length;
-      if (start < Pack.MAGIC.length) {
-        throw new CorruptBlobException(name, "pack footer longer than the pack");
-      }
-      footer =
-          Pack.readFooter(
-              name, repo.blobKey(), Arrays.copyOfRange(bytes, start, start + length), start);
+      footer = footer(repo, name, bytes);
     } catch (IOException e) {
       problems.add(e.getMessage());
       footer = null;
@@ -61,6 +56,61 @@ public final class PackCheck {
       }
     }
     return problems;
+  }
+
+  /**
+   * The entries of pack {@code name} whose whole content is {@code bytes}, from its footer.
+   *
+   * @throws CorruptBlobException if the header, trailer or footer is damaged
+   */
+  public static List<PackEntry> footer(Repository repo, String name, byte[] bytes)
+      throws IOException {
+    if (bytes.length < Pack.MAGIC.length + Pack.TRAILER) {
+      throw new CorruptBlobException(name, "too short for a pack");
+    }
+    int length =
+        Pack.footerLength(
+            name, Arrays.copyOfRange(bytes, bytes.length - Pack.TRAILER, bytes.length));
+    int start = bytes.length - Pack.TRAILER - length;
+    if (start < Pack.MAGIC.length) {
+      throw new CorruptBlobException(name, "pack footer longer than the pack");
+    }
+    return Pack.readFooter(
+        name, repo.blobKey(), Arrays.copyOfRange(bytes, start, start + length), start);
+  }
+
+  /** One listing of the store's packs, by name. */
+  public static Map<String, BlobInfo> listPacks(BlobStore store) throws IOException {
+    Map<String, BlobInfo> listed = new TreeMap<>();
+    for (BlobInfo info : store.list(Pack.PREFIX)) {
+      listed.put(info.name(), info);
+    }
+    return listed;
+  }
+
+  /**
+   * The packs {@code index} names that {@code listed} (the store's listing of packs, by name) shows
+   * missing or shorter than their entries reach, each with one line saying which. It costs only the
+   * listing, so a backup can afford it: such a pack is damaged without reading a byte of it.
+   */
+  public static Map<String, String> missingOrShort(Index index, Map<String, BlobInfo> listed) {
+    Map<String, String> damaged = new TreeMap<>();
+    for (var pack : index.packs().entrySet()) {
+      BlobInfo info = listed.get(pack.getKey());
+      if (info == null) {
+        damaged.put(pack.getKey(), "pack " + pack.getKey() + " is named by the index but missing");
+        continue;
+      }
+      long end = 0;
+      for (PackEntry e : pack.getValue()) {
+        end = Math.max(end, e.offset() + (long) e.length());
+      }
+      if (info.size() < end) {
+        damaged.put(
+            pack.getKey(), "corrupted blob " + pack.getKey() + ": shorter than its entries");
+      }
+    }
+    return damaged;
   }
 
   /** Problems with the key blobs: each must match its name and parse. */

@@ -1,11 +1,15 @@
 package dev.stele.snapshot;
 
+import dev.stele.blob.BlobNotFoundException;
 import dev.stele.chunk.ChunkStream;
 import dev.stele.chunk.FastCdc;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
+import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Hosts;
 import dev.stele.repo.Id;
+import dev.stele.repo.Index;
+import dev.stele.repo.PackCheck;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
@@ -104,13 +108,16 @@ public final class Backup {
     // know the packs maintenance has marked (and may since have deleted) and would let this
     // backup reuse chunks from them.
     repo.reloadIndex();
-    repo.loadIndex();
+    distrustDamagedPacks(repo.loadIndex());
     walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
     writer = repo.newWriter(options.uploads(), options.expires());
     try {
-      Tree parentRoot = options.parent() == null ? null : readTree(options.parent().tree());
+      Tree parentRoot =
+          options.parent() == null
+              ? null
+              : parentTreeOf(new SnapshotBrowser(repo).root(options.parent()));
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
       awaitSealing();
       writer.flush();
@@ -231,9 +238,8 @@ public final class Backup {
 
   private Object file(Path path, FileStat stat, Node node, Node parentNode) throws IOException {
     bytes.addAndGet(stat.size());
-    if (node.unchangedFrom(parentNode)) {
+    if (node.unchangedFrom(parentNode) && writer.reuse(parentNode.chunks())) {
       listener.fileDone(path, stat.size(), true);
-      writer.reuse(parentNode.chunks());
       return node.withChunks(parentNode.chunks());
     }
     filesNew.incrementAndGet();
@@ -396,11 +402,20 @@ public final class Backup {
     }
   }
 
-  /** The parent snapshot's tree for a directory, or null if the parent had no such directory. */
+  /**
+   * The parent snapshot's tree for a directory, or null if the parent had no such directory or its
+   * tree is lost (the parent is damaged: everything below is read again, which is how a backup of
+   * the same data heals it).
+   */
   private Tree parentTreeOf(Node parentNode) throws IOException {
-    return parentNode != null && parentNode.isDirectory()
-        ? readTree(parentNode.subtree().hex())
-        : null;
+    if (parentNode == null || !parentNode.isDirectory()) {
+      return null;
+    }
+    try {
+      return readTree(parentNode.subtree().hex());
+    } catch (BlobNotFoundException | CorruptBlobException e) {
+      return null;
+    }
   }
 
   private Tree readTree(String hex) throws IOException {
@@ -408,14 +423,32 @@ public final class Backup {
     return Tree.decode(id, repo.readChunk(id));
   }
 
-  /** Warns about one entry, named as {@code ls} shows it. */
   /** What went wrong, for a warning: the message, or the kind of failure when it has none. */
   private static String reason(IOException e) {
     return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
   }
 
+  /** Warns about one entry, named as {@code ls} shows it. */
   private void warn(Path path, String problem) {
     warn(FileName.display(FileName.ofPath(path)) + ": " + problem);
+  }
+
+  /**
+   * One listing of the packs, compared with the index: a pack that is missing or shorter than its
+   * entries is visibly damaged, so this backup stores its chunks again rather than deduplicate onto
+   * it (which would make the new snapshot as unrestorable as the old), and says so. Damage inside a
+   * pack of the right length takes reading it: that is {@code stele repair}'s job.
+   */
+  private void distrustDamagedPacks(Index index) throws IOException {
+    Map<String, String> damaged =
+        new TreeMap<>(PackCheck.missingOrShort(index, PackCheck.listPacks(repo.store())));
+    // A marked pack may be deleted by maintenance between our index and our listing, and is not
+    // deduplicated onto anyway.
+    damaged.keySet().removeAll(index.markedPacks());
+    for (String problem : damaged.values()) {
+      warn(problem + ": its chunks are stored again (run stele repair)");
+    }
+    index.distrust(damaged.keySet());
   }
 
   private void warn(String message) {
