@@ -69,21 +69,21 @@ final class OutputFile {
   }
 
   /**
-   * Writes a chunk at {@code offset}, page by page, skipping pages of zeros. Returns false if the
-   * file could not be opened again as the file restore made (it was replaced): nothing is written.
+   * Writes a chunk at {@code offset}, page by page, skipping pages of zeros. Returns false if
+   * nothing was written: the file lost a chunk before, or it is no longer the file restore made (it
+   * was replaced; restore is told once).
    */
   synchronized boolean write(long offset, byte[] data) throws IOException {
-    if (failed) {
-      done();
-      return true;
-    }
-    if (fd < 0) {
+    if (!failed && fd < 0) {
       fd = restore.target().openBelow(relative(), Libc.O_WRONLY, stat, shown);
       if (fd < 0) {
         fail();
-        done();
-        return false;
+        restore.replaced(this);
       }
+    }
+    if (failed) {
+      done();
+      return false;
     }
     Memory buffer = BUFFER.get();
     int start = 0;

@@ -53,6 +53,7 @@ public final class Restore {
   private final Map<String, OutputFile> firstByInode = new HashMap<>();
   private final Map<String, TreeMap<Integer, Slot>> plan = new HashMap<>();
   private final AtomicLong damaged = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
   private boolean root;
   private TargetDir target;
   private long fileCount;
@@ -100,7 +101,7 @@ public final class Restore {
       finish(t);
     }
     return new Result(
-        fileCount - damaged.get(), directoryCount, byteCount, List.copyOf(warnings), damaged.get());
+        fileCount - lost.get(), directoryCount, byteCount, List.copyOf(warnings), damaged.get());
   }
 
   TargetDir target() {
@@ -195,7 +196,6 @@ public final class Restore {
       Location location = repo.index().find(id);
       if (location == null) {
         damaged.incrementAndGet();
-        fileCount++;
         warn(shown + ": chunk " + id.shortHex() + " is missing from the repository: not restored");
         return;
       }
@@ -320,12 +320,16 @@ public final class Restore {
       for (Target t : slot.targets()) {
         if (t.file().write(t.offset(), plain)) {
           listener.bytesWritten(plain.length);
-        } else {
-          warn(t.file().shown() + ": replaced during the restore: not written");
         }
       }
     }
     return null;
+  }
+
+  /** {@code file} is no longer the file restore made: it is not written. */
+  void replaced(OutputFile file) {
+    lost.incrementAndGet();
+    warn(file.shown() + ": replaced during the restore: not written");
   }
 
   /** The chunk of {@code slot} cannot be read: every file that needs it is lost. */
@@ -333,6 +337,7 @@ public final class Restore {
     for (Target t : slot.targets()) {
       if (t.file().lose()) {
         damaged.incrementAndGet();
+        lost.incrementAndGet();
         warn(t.file().shown() + ": not restored, and removed: " + why);
       }
     }
