@@ -128,6 +128,10 @@ public final class Restore {
               + "', which is not a file name: not restored");
       return;
     }
+    if (node.kind().isDevice() && !root) {
+      warn(shown + ": " + describe(node.kind()) + ", which only root can make: not restored");
+      return;
+    }
     try {
       Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
       if (existing != null && !makeRoom(dir, name, shown, node, existing)) {
