@@ -2,11 +2,13 @@ package dev.stele.cli;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import dev.stele.repo.Json;
+import dev.stele.snapshot.FileName;
 import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.List;
 import java.util.Locale;
 
 /** How numbers, sizes, times and JSON look in output. */
@@ -84,6 +86,11 @@ public final class Format {
       return s / 60 + "m";
     }
     return s + "s";
+  }
+
+  /** Snapshot source paths as a person reads them ({@code FileName.display}). */
+  static List<String> paths(List<String> paths) {
+    return paths.stream().map(FileName::display).toList();
   }
 
   /** Pretty-printed JSON with the repository's conventions (ISO-8601 instants, no nulls). */

@@ -1,11 +1,13 @@
 package dev.stele.cli;
 
 import dev.stele.repo.Repository;
+import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -28,27 +30,59 @@ final class LsCommand extends StelCommand {
   @Option(names = "-r", description = "Recurse into directories.")
   boolean recursive;
 
+  @Option(names = "--json", description = "Print a JSON array of the entries.")
+  boolean json;
+
   @Override
   public Integer call() throws Exception {
     SnapshotRef r = SnapshotRef.parse(ref, false);
     try (Repository repo = repository.open(env(), asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
       SnapshotBrowser browser = new SnapshotBrowser(repo);
-      Node start = browser.find(snapshot.manifest(), r.path());
-      String startPath = "/" + String.join("/", segments(r.path()));
-      List<SnapshotBrowser.Entry> entries = browser.list(start, startPath, recursive);
-      boolean skipSelf = start.isDirectory() && !start.name().isEmpty();
-      for (SnapshotBrowser.Entry e : skipSelf ? entries.subList(1, entries.size()) : entries) {
-        out().println(long_ ? longLine(e) : e.path());
+      SnapshotBrowser.Entry start = browser.lookup(snapshot.manifest(), r.path());
+      List<SnapshotBrowser.Entry> entries = browser.list(start.node(), start.path(), recursive);
+      boolean skipSelf = start.node().isDirectory() && !start.node().name().isEmpty();
+      if (skipSelf) {
+        entries = entries.subList(1, entries.size());
+      }
+      if (json) {
+        out().println(Format.json(entries.stream().map(LsCommand::json).toList()));
+        return ExitCode.OK;
+      }
+      for (SnapshotBrowser.Entry e : entries) {
+        out().println(long_ ? longLine(e) : FileName.display(e.path()));
       }
       return ExitCode.OK;
     }
   }
 
-  private static List<String> segments(String path) {
-    return java.util.Arrays.stream(path.split("/"))
-        .filter(s -> !s.isEmpty() && !s.equals("."))
-        .toList();
+  /**
+   * One entry as {@code --json} shows it. Paths and targets are in the shown form ({@link
+   * FileName#display}), so {@link FileName#parseDisplay} gives back their exact bytes.
+   */
+  record Json(
+      String path,
+      String type,
+      String mode,
+      int uid,
+      int gid,
+      long size,
+      Instant mtime,
+      String target,
+      Long rdev) {}
+
+  private static Json json(SnapshotBrowser.Entry e) {
+    Node n = e.node();
+    return new Json(
+        FileName.display(e.path()),
+        n.kind().name().toLowerCase(Locale.ROOT),
+        String.format("%04o", n.mode()),
+        n.uid(),
+        n.gid(),
+        n.size(),
+        Instant.ofEpochSecond(0, n.mtimeNanos()),
+        n.target() == null ? null : FileName.display(n.target()),
+        n.kind().isDevice() ? n.rdev() : null);
   }
 
   private static String longLine(SnapshotBrowser.Entry e) {
@@ -65,15 +99,22 @@ final class LsCommand extends StelCommand {
         };
     String line =
         String.format(
-            "%c%s %5d %5d %10d %s %s",
+            "%c%s %5d %5d %10s %s %s",
             type,
             permissions(n.mode()),
             n.uid(),
             n.gid(),
-            n.size(),
+            n.kind().isDevice() ? device(n.rdev()) : n.size(),
             Format.time(Instant.ofEpochSecond(0, n.mtimeNanos())),
-            e.path());
-    return n.target() == null ? line : line + " -> " + n.target();
+            FileName.display(e.path()));
+    return n.target() == null ? line : line + " -> " + FileName.display(n.target());
+  }
+
+  /** A device number as {@code ls -l} shows it: "major, minor" (glibc's encoding). */
+  private static String device(long rdev) {
+    long major = (rdev >>> 8 & 0xfff) | (rdev >>> 32 & ~0xfffL);
+    long minor = (rdev & 0xff) | (rdev >>> 12 & ~0xffL);
+    return major + ", " + minor;
   }
 
   static String permissions(int mode) {

@@ -1,14 +1,13 @@
 package dev.stele.cli;
 
+import dev.stele.snapshot.Excludes;
+import dev.stele.snapshot.FileName;
 import java.io.IOException;
-import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.attribute.BasicFileAttributes;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,19 +23,14 @@ final class SizeScan implements AutoCloseable {
   private final Thread thread;
   private volatile boolean stopped;
 
-  private SizeScan(List<Path> sources, List<String> excludes, AtomicLong total) {
-    List<PathMatcher> names = new ArrayList<>();
-    List<PathMatcher> paths = new ArrayList<>();
-    for (String glob : excludes) {
-      (glob.contains("/") ? paths : names)
-          .add(FileSystems.getDefault().getPathMatcher("glob:" + glob));
-    }
+  private SizeScan(List<Path> sources, List<String> globs, AtomicLong total) {
+    Excludes excludes = new Excludes(globs);
     thread =
         new Thread(
             () -> {
               long sum = 0;
               for (Path source : sources) {
-                sum += walk(source.toAbsolutePath().normalize(), names, paths);
+                sum += walk(source.toAbsolutePath().normalize(), excludes);
               }
               if (!stopped) {
                 total.set(sum);
@@ -53,7 +47,7 @@ final class SizeScan implements AutoCloseable {
     return env.interactive() ? new SizeScan(sources, excludes, total) : null;
   }
 
-  private long walk(Path start, List<PathMatcher> names, List<PathMatcher> paths) {
+  private long walk(Path start, Excludes excludes) {
     AtomicLong sum = new AtomicLong();
     try {
       Files.walkFileTree(
@@ -80,9 +74,7 @@ final class SizeScan implements AutoCloseable {
             }
 
             private boolean excluded(Path p) {
-              Path name = p.getFileName();
-              return (name != null && names.stream().anyMatch(m -> m.matches(name)))
-                  || paths.stream().anyMatch(m -> m.matches(p));
+              return excludes.matches(p, p.getFileName() == null ? "" : FileName.of(p));
             }
           });
     } catch (IOException e) {

@@ -122,7 +122,7 @@ final class SnapshotCreateCommand extends StelCommand {
       o.put("shortId", result.id().shortHex());
       o.put("parent", parentEntry == null ? null : parentEntry.id().hex());
       o.put("time", result.manifest().time());
-      o.put("paths", result.manifest().paths());
+      o.put("paths", Format.paths(result.manifest().paths()));
       o.put("expires", result.manifest().expires());
       o.put("stats", s);
       o.put("warnings", result.warnings());

@@ -1,6 +1,7 @@
 package dev.stele.cli;
 
 import dev.stele.repo.Repository;
+import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.snapshot.SnapshotDiff;
 import java.util.List;
@@ -30,7 +31,7 @@ final class SnapshotDiffCommand extends StelCommand {
       SnapshotCatalog.Entry b = catalog.resolve(second);
       List<SnapshotDiff.Change> changes = SnapshotDiff.diff(repo, a.manifest(), b.manifest());
       for (SnapshotDiff.Change c : changes) {
-        out().println(c.kind() + " " + c.path());
+        out().println(c.kind() + " " + FileName.display(c.path()));
       }
       long added = changes.stream().filter(c -> c.kind() == '+').count();
       long removed = changes.stream().filter(c -> c.kind() == '-').count();

@@ -93,7 +93,7 @@ final class SnapshotForgetCommand extends StelCommand {
                 e.id().shortHex(),
                 Format.time(e.manifest().time()),
                 e.manifest().host(),
-                String.join(" ", e.manifest().paths()));
+                String.join(" ", Format.paths(e.manifest().paths())));
       }
       out()
           .printf(

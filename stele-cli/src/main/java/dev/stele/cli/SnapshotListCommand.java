@@ -54,7 +54,7 @@ final class SnapshotListCommand extends StelCommand {
                 m.host(),
                 m.stats() == null ? "-" : Format.bytes(m.stats().bytes()),
                 String.join(",", m.tags()),
-                String.join(" ", m.paths()));
+                String.join(" ", Format.paths(m.paths())));
       }
       out().println(entries.size() + (entries.size() == 1 ? " snapshot" : " snapshots"));
       return ExitCode.OK;

@@ -47,7 +47,7 @@ record SnapshotRef(String snapshot, String path) {
           m.time(),
           m.host(),
           m.user(),
-          m.paths(),
+          Format.paths(m.paths()),
           m.tags(),
           m.parent(),
           m.tree(),

@@ -33,7 +33,7 @@ final class SnapshotShowCommand extends StelCommand {
       out().printf("time      %s%n", Format.time(m.time()));
       out().printf("host      %s%n", m.host());
       out().printf("user      %s%n", m.user());
-      out().printf("paths     %s%n", String.join(" ", m.paths()));
+      out().printf("paths     %s%n", String.join(" ", Format.paths(m.paths())));
       out().printf("tags      %s%n", String.join(", ", m.tags()));
       out().printf("parent    %s%n", m.parent() == null ? "-" : m.parent());
       out().printf("tree      %s%n", m.tree());

@@ -7,30 +7,52 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.UUID;
 
 /** Small filesystem helpers for writing files durably: write, fsync, publish, fsync the parent. */
 final class FileSync {
-  private static final Set<PosixFilePermission> READ_ONLY =
+  // Modes asked of open(2), which clears what the umask forbids: the umask is honoured without
+  // being read. A secret file is its owner's alone, or its owner's and group's in a directory
+  // shared with a group; never others', not even while it is being written.
+  private static final FileAttribute<Set<PosixFilePermission>> READABLE =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-"));
+  private static final FileAttribute<Set<PosixFilePermission>> SECRET =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------"));
+  private static final FileAttribute<Set<PosixFilePermission>> GROUP_SECRET =
+      PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw----"));
+  private static final Set<StandardOpenOption> NEW_FILE =
+      EnumSet.of(StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+  private static final Set<PosixFilePermission> WRITE =
       EnumSet.of(
-          PosixFilePermission.OWNER_READ,
-          PosixFilePermission.GROUP_READ,
-          PosixFilePermission.OTHERS_READ);
+          PosixFilePermission.OWNER_WRITE,
+          PosixFilePermission.GROUP_WRITE,
+          PosixFilePermission.OTHERS_WRITE);
 
   private FileSync() {}
 
   /** Largest single read or write handed to a channel. */
   static final int IO_SLICE = 1 << 20;
 
-  /** Writes {@code data} to a new, uniquely named file in {@code dir} and forces it to disk. */
-  static Path writeTemporary(Path dir, byte[] data) throws IOException {
+  /** Who may read a file besides its owner, before the umask has its say. */
+  enum Readers {
+    EVERYONE,
+    GROUP,
+    OWNER
+  }
+
+  /**
+   * Writes {@code data} to a new, uniquely named file in {@code dir} and forces it to disk. The
+   * file gets the modes the umask allows for {@code readers}.
+   */
+  static Path writeTemporary(Path dir, byte[] data, Readers readers) throws IOException {
     Files.createDirectories(dir);
     Path temp = dir.resolve(UUID.randomUUID() + ".tmp");
-    try (FileChannel out =
-        FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+    try (FileChannel out = FileChannel.open(temp, NEW_FILE, modes(dir, readers))) {
       // In slices: the JDK copies a heap buffer into a temporary direct buffer of the same size
       // and caches it per thread, so one 16 MiB write would pin 16 MiB of native memory.
       ByteBuffer buffer = ByteBuffer.wrap(data);
@@ -59,10 +81,41 @@ final class FileSync {
     }
   }
 
-  /** Makes {@code file} read-only: r--r--r-- where POSIX permissions exist. */
+  private static FileAttribute<?>[] modes(Path dir, Readers readers) {
+    if (!dir.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+      return new FileAttribute<?>[0];
+    }
+    return new FileAttribute<?>[] {
+      switch (readers) {
+        case EVERYONE -> READABLE;
+        case GROUP -> GROUP_SECRET;
+        case OWNER -> SECRET;
+      }
+    };
+  }
+
+  /**
+   * True if {@code dir} is set-group-id: the usual sign of a directory shared by a group (new files
+   * there take the directory's group).
+   */
+  static boolean isGroupShared(Path dir) {
+    try {
+      return ((Integer) Files.getAttribute(dir, "unix:mode") & 02000) != 0;
+    } catch (IOException | UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  /**
+   * Makes {@code file} read-only where POSIX permissions exist: it loses its write bits and keeps
+   * the read bits it was created with, and its owner can always read it.
+   */
   static void makeReadOnly(Path file) throws IOException {
     try {
-      Files.setPosixFilePermissions(file, READ_ONLY);
+      Set<PosixFilePermission> modes = Files.getPosixFilePermissions(file);
+      modes.removeAll(WRITE);
+      modes.add(PosixFilePermission.OWNER_READ);
+      Files.setPosixFilePermissions(file, modes);
     } catch (UnsupportedOperationException e) {
       if (!file.toFile().setReadOnly()) {
         throw new IOException(file + ": could not make read-only", e);

@@ -28,7 +28,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Layout under the root:
  *
  * <pre>
- *   packs/ab/ab12…          a published blob, read-only (0444)
+ *   packs/ab/ab12…          a published blob, read-only: the umask's read bits (0444 under 022)
+ *   keys/…                  its owner's alone (0400); its group's too (0440 under 022) if the
+ *                           root is set-group-id, the sign of a directory shared by a group
  *   .tmp/&lt;random&gt;.tmp       a write in progress, or left by a writer that crashed
  *   .retention/&lt;name&gt;/…     retention records, see {@link RetentionRecords}
  * </pre>
@@ -45,7 +47,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Limits: a name cannot also be a directory of other names ({@code a} and {@code a/b}); such a
  * create fails with an {@link IOException}. Directories emptied by deletes are left in place. On a
  * case-insensitive filesystem, names differing only in case collide. Temporary files left by a
- * crashed writer are never listed; {@link #removeStaleTemporaries} removes them.
+ * crashed writer are never listed; the first write of each store removes those a day old.
+ *
+ * <p>A write the storage refuses as a whole (disk full, read-only, permission denied, a root that
+ * is a file) throws {@link StorageRefusedException} naming the root and the blob.
  *
  * <p>Concurrency: safe for many threads and for several processes sharing the root. Within one JVM,
  * delete and extendRetention of the same name are serialised, so a delete never slips in between an
@@ -56,6 +61,9 @@ public final class FilesystemBlobStore implements BlobStore {
   private static final String TEMPORARIES = ".tmp";
   private static final String RETENTION = ".retention";
   private static final Capabilities CAPABILITIES = new Capabilities(false, false, true, false);
+
+  /** Key blobs: the master key sealed by a password, so never readable by others (format.md). */
+  private static final String SECRET = "keys/";
 
   // Shared by every instance: two stores opened on one root in one JVM must still exclude.
   private static final ReentrantLock[] STRIPES = new ReentrantLock[64];
@@ -70,12 +78,14 @@ public final class FilesystemBlobStore implements BlobStore {
   private final Path temporaries;
   private final RetentionRecords retentions;
   private final Clock clock;
+  private final TemporarySweep sweep;
 
   /** A store rooted at {@code root}, judging retention by {@code clock}; creates nothing yet. */
   public FilesystemBlobStore(Path root, Clock clock) {
     this.root = root.toAbsolutePath().normalize();
     this.temporaries = this.root.resolve(TEMPORARIES);
     this.retentions = new RetentionRecords(this.root.resolve(RETENTION), temporaries);
+    this.sweep = new TemporarySweep(temporaries);
     this.clock = Objects.requireNonNull(clock, "clock");
   }
 
@@ -97,11 +107,17 @@ public final class FilesystemBlobStore implements BlobStore {
     if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
       throw new BlobExistsException(name);
     }
+    sweep.once();
     Path parent = target.getParent();
     boolean newDirectories = !Files.isDirectory(parent);
     createParents(name, parent);
-    retentions.add(name, retention);
-    Path temp = FileSync.writeTemporary(temporaries, data);
+    Path temp;
+    try {
+      retentions.add(name, retention);
+      temp = FileSync.writeTemporary(temporaries, data, readers(name));
+    } catch (IOException e) {
+      throw refused(name, data.length, e);
+    }
     try {
       FileSync.makeReadOnly(temp);
       publish(name, temp, target);
@@ -117,6 +133,13 @@ public final class FilesystemBlobStore implements BlobStore {
     }
   }
 
+  private FileSync.Readers readers(String name) {
+    if (!name.startsWith(SECRET)) {
+      return FileSync.Readers.EVERYONE;
+    }
+    return FileSync.isGroupShared(root) ? FileSync.Readers.GROUP : FileSync.Readers.OWNER;
+  }
+
   private void createParents(String name, Path parent) throws IOException {
     try {
       Files.createDirectories(parent);
@@ -126,11 +149,11 @@ public final class FilesystemBlobStore implements BlobStore {
           throw new IOException(name + ": " + nameOf(dir) + " is a blob, not a directory", e);
         }
       }
-      throw e;
+      throw refused(name, 0, e);
     }
   }
 
-  private static void publish(String name, Path temp, Path target) throws IOException {
+  private void publish(String name, Path temp, Path target) throws IOException {
     try {
       Files.createLink(target, temp);
     } catch (FileAlreadyExistsException e) {
@@ -146,7 +169,13 @@ public final class FilesystemBlobStore implements BlobStore {
       } catch (FileAlreadyExistsException exists) {
         throw new BlobExistsException(name);
       }
+    } catch (IOException e) {
+      throw refused(name, 0, e);
     }
+  }
+
+  private StorageRefusedException refused(String name, long size, IOException e) {
+    return Refusals.diagnose(root, temporaries, name, size, e);
   }
 
   @Override
@@ -157,6 +186,8 @@ public final class FilesystemBlobStore implements BlobStore {
       size = Files.size(file);
     } catch (NoSuchFileException e) {
       throw new BlobNotFoundException(name);
+    } catch (IOException e) {
+      throw notABlob(name, file, e);
     }
     if (size > Integer.MAX_VALUE - 8) {
       throw new IOException(name + ": too large to read whole (" + size + " bytes)");
@@ -192,8 +223,12 @@ public final class FilesystemBlobStore implements BlobStore {
     }
   }
 
-  /** A directory (a prefix of other names) is not a blob; anything else is a real failure. */
-  private static IOException notABlob(String name, Path file, IOException e) {
+  /**
+   * A directory (a prefix of other names) is not a blob; a root that is no directory is refused;
+   * anything else is a real failure.
+   */
+  private IOException notABlob(String name, Path file, IOException e) throws IOException {
+    Refusals.checkRoot(root);
     return Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS) ? new BlobNotFoundException(name) : e;
   }
 
@@ -205,6 +240,7 @@ public final class FilesystemBlobStore implements BlobStore {
     Path start = slash < 0 ? root : root.resolve(prefix.substring(0, slash));
     List<BlobInfo> found = new ArrayList<>();
     if (!Files.isDirectory(start, LinkOption.NOFOLLOW_LINKS)) {
+      Refusals.checkRoot(root);
       return found;
     }
     Files.walkFileTree(
@@ -286,42 +322,16 @@ public final class FilesystemBlobStore implements BlobStore {
       if (mode == Retention.Mode.NONE || !until.isAfter(current.until())) {
         return current;
       }
-      retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
+      sweep.once();
+      try {
+        retentions.add(name, Retention.of(current.isNone() ? mode : current.mode(), until));
+      } catch (IOException e) {
+        throw refused(name, 0, e);
+      }
       return retentions.read(name);
     } finally {
       lock.unlock();
     }
-  }
-
-  /**
-   * Deletes temporary files last modified before {@code olderThan}: what writers that crashed
-   * mid-create left behind. Pick an instant well before any create still in progress could have
-   * started (an hour ago, say); a younger temporary file may be one being written.
-   *
-   * @return how many files were removed
-   */
-  public int removeStaleTemporaries(Instant olderThan) throws IOException {
-    int removed = 0;
-    List<Path> files;
-    try (var listing = Files.list(temporaries)) {
-      files = listing.toList();
-    } catch (NoSuchFileException e) {
-      return 0;
-    }
-    for (Path file : files) {
-      try {
-        BasicFileAttributes attrs =
-            Files.readAttributes(file, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attrs.isRegularFile()
-            && attrs.lastModifiedTime().toInstant().isBefore(olderThan)
-            && FileSync.deleteIfExists(file)) {
-          removed++;
-        }
-      } catch (NoSuchFileException e) {
-        // its writer finished and removed it meanwhile
-      }
-    }
-    return removed;
   }
 
   @Override
@@ -356,6 +366,9 @@ public final class FilesystemBlobStore implements BlobStore {
       }
     } catch (NoSuchFileException e) {
       // fall through
+    } catch (FileSystemException e) {
+      Refusals.checkRoot(root);
+      throw e;
     }
     throw new BlobNotFoundException(name);
   }

@@ -62,7 +62,9 @@ final class RetentionRecords {
       return;
     }
     String line = retention.mode().name() + " " + retention.until() + "\n";
-    Path temp = FileSync.writeTemporary(temporaries, line.getBytes(StandardCharsets.US_ASCII));
+    Path temp =
+        FileSync.writeTemporary(
+            temporaries, line.getBytes(StandardCharsets.US_ASCII), FileSync.Readers.EVERYONE);
     try {
       Path records = dir.resolve(name);
       Files.createDirectories(records);

@@ -11,11 +11,9 @@ import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,8 +58,7 @@ public final class Backup {
   private final BackupOptions options;
   private final BackupListener listener;
   private final FastCdc chunker;
-  private final List<PathMatcher> nameExcludes = new ArrayList<>();
-  private final List<PathMatcher> pathExcludes = new ArrayList<>();
+  private final Excludes excludes;
   private final Semaphore filesInFlight = new Semaphore(FILES_IN_FLIGHT);
   private final Semaphore sealBudget = new Semaphore(SEAL_BUDGET_KIB);
   private final InFlight sealing = new InFlight();
@@ -87,10 +84,7 @@ public final class Backup {
             new dev.stele.chunk.ChunkerParams(format.minSize(), format.avgSize(), format.maxSize()),
             repo.gearTable());
     this.streams = ThreadLocal.withInitial(() -> new ChunkStream(chunker));
-    for (String glob : options.excludes()) {
-      var matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
-      (glob.contains("/") ? pathExcludes : nameExcludes).add(matcher);
-    }
+    this.excludes = new Excludes(options.excludes());
   }
 
   /** The snapshot taken, with its id. */
@@ -169,67 +163,74 @@ public final class Backup {
    * home → a → docs, with the ancestors' own metadata.
    */
   private Id writeSyntheticRoot(List<Path> sources, Tree parentRoot) throws IOException {
-    PathTrie trie = new PathTrie();
+    PathTrie trie = new PathTrie(Path.of("/"));
     sources.forEach(trie::add);
     if (trie.isSource) {
-      Node root = FileStat.of(Path.of("/")).toNode("", Node.Kind.DIRECTORY);
-      return directory(Path.of("/"), root, parentRoot).subtree();
+      Node root = FileStat.of(trie.path).toNode("", Node.Kind.DIRECTORY);
+      return directory(trie.path, root, parentRoot).subtree();
     }
-    return writeTrieLevel(Path.of("/"), trie, parentRoot);
+    return writeTrieLevel(trie, parentRoot);
   }
 
-  private Id writeTrieLevel(Path dir, PathTrie trie, Tree parentTree) throws IOException {
+  private Id writeTrieLevel(PathTrie trie, Tree parentTree) throws IOException {
     List<Node> nodes = new ArrayList<>();
     for (var child : trie.children.entrySet()) {
-      Path path = dir.resolve(child.getKey());
-      Node parentNode = parentTree == null ? null : parentTree.find(child.getKey());
+      String name = child.getKey();
+      Path path = child.getValue().path;
+      Node parentNode = parentTree == null ? null : parentTree.find(name);
       if (child.getValue().isSource) {
-        Object node = visit(path, parentNode);
+        Object node = visit(path, name, parentNode);
         if (node != null) {
           nodes.add(resolve(node));
         }
       } else {
         FileStat stat = FileStat.of(path);
-        Id sub = writeTrieLevel(path, child.getValue(), parentTreeOf(parentNode));
-        nodes.add(stat.toNode(child.getKey(), Node.Kind.DIRECTORY).withSubtree(sub));
+        Id sub = writeTrieLevel(child.getValue(), parentTreeOf(parentNode));
+        nodes.add(stat.toNode(name, Node.Kind.DIRECTORY).withSubtree(sub));
       }
     }
     return writer.store(ChunkType.TREE, new Tree(nodes).encode());
   }
 
-  /** A Node, or a Future of one for a file being read; null if the entry is skipped. */
-  private Object visit(Path path, Node parentNode) throws IOException {
-    String name = path.getFileName() == null ? "" : path.getFileName().toString();
-    if (excluded(path, name)) {
+  /**
+   * A Node, or a Future of one for a file being read; null if the entry is skipped. {@code name} is
+   * the entry's exact name ({@link FileName}).
+   */
+  private Object visit(Path path, String name, Node parentNode) throws IOException {
+    if (excludes.matches(path, name)) {
       return null;
     }
     FileStat stat;
     try {
       stat = FileStat.of(path);
     } catch (NoSuchFileException e) {
-      warn(path + ": vanished during backup");
+      warn(path, "vanished during backup");
       return null;
     } catch (IOException e) {
-      warn(path + ": cannot read attributes (" + e.getMessage() + ")");
+      warn(path, "cannot read attributes (" + reason(e) + ")");
       return null;
     }
-    if (stat.isDirectory()) {
-      // Subdirectories are walked in parallel; the parent joins them in name order.
-      Node dir = stat.toNode(name, Node.Kind.DIRECTORY);
-      return ForkJoinTask.adapt(() -> directory(path, dir, parentTreeOf(parentNode))).fork();
+    Node.Kind kind = stat.kind();
+    if (kind == null) {
+      warn(path, "unknown file type " + Integer.toOctalString(stat.type()) + ", skipped");
+      return null;
     }
-    if (stat.isSymlink()) {
+    Node node = stat.toNode(name, kind);
+    if (kind != Node.Kind.DIRECTORY) {
       files.incrementAndGet();
-      return stat.toNode(name, Node.Kind.SYMLINK)
-          .withTarget(Files.readSymbolicLink(path).toString());
     }
-    if (!stat.isFile()) {
-      warn(path + ": special file skipped");
-      return null;
-    }
-    files.incrementAndGet();
+    // Subdirectories are walked in parallel; the parent joins them in name order.
+    return switch (kind) {
+      case DIRECTORY ->
+          ForkJoinTask.adapt(() -> directory(path, node, parentTreeOf(parentNode))).fork();
+      case SYMLINK -> node.withTarget(FileName.ofPath(Files.readSymbolicLink(path)));
+      case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> node;
+      case FILE -> file(path, stat, node, parentNode);
+    };
+  }
+
+  private Object file(Path path, FileStat stat, Node node, Node parentNode) throws IOException {
     bytes.addAndGet(stat.size());
-    Node node = stat.toNode(name, Node.Kind.FILE);
     if (node.unchangedFrom(parentNode)) {
       listener.fileDone(path, stat.size(), true);
       writer.reuse(parentNode.chunks());
@@ -241,9 +242,13 @@ public final class Backup {
     readers.execute(
         () -> {
           try {
-            future.complete(node.withChunks(readFile(path, stat.size())));
+            future.complete(readFile(path, stat, node));
           } catch (IOException e) {
-            warn(path + ": cannot read (" + e.getMessage() + ")");
+            // Once the backup is failing (an upload refused, say), reads cut short are not the
+            // file's fault: the failure itself is reported, not one warning per file in flight.
+            if (failure.get() == null) {
+              warn(path, "cannot read (" + reason(e) + ")");
+            }
             future.complete(null);
           } catch (Throwable t) {
             failure.compareAndSet(null, t);
@@ -261,13 +266,13 @@ public final class Backup {
     try (Stream<Path> list = Files.list(dir)) {
       children = list.sorted().toList();
     } catch (IOException e) {
-      warn(dir + ": cannot list (" + e.getMessage() + ")");
+      warn(dir, "cannot list (" + e.getMessage() + ")");
       children = List.of();
     }
     List<Object> pending = new ArrayList<>(children.size());
     for (Path child : children) {
-      String name = child.getFileName().toString();
-      Object visited = visit(child, parentTree == null ? null : parentTree.find(name));
+      String name = FileName.of(child);
+      Object visited = visit(child, name, parentTree == null ? null : parentTree.find(name));
       if (visited != null) {
         pending.add(visited);
       }
@@ -282,7 +287,12 @@ public final class Backup {
     return node.withSubtree(writer.store(ChunkType.TREE, new Tree(nodes).encode()));
   }
 
-  private List<Id> readFile(Path path, long expectedSize) throws IOException {
+  /**
+   * Reads a file into chunks. If it changed while it was read (its size, mtime or ctime moved, or
+   * the bytes read disagree with its size), the node records the bytes read with {@link
+   * FileStat#changedWhileRead}, and a warning says so.
+   */
+  private Node readFile(Path path, FileStat stat, Node node) throws IOException {
     List<Id> ids = new ArrayList<>();
     long read;
     try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
@@ -300,11 +310,26 @@ public final class Backup {
                     }
                   });
     }
-    if (read != expectedSize) {
-      warn(path + ": size changed during backup (" + expectedSize + " → " + read + " bytes)");
-    }
     listener.fileDone(path, read, false);
-    return ids;
+    if (read == stat.size() && !changedSince(path, stat)) {
+      return node.withChunks(ids);
+    }
+    bytes.addAndGet(read - stat.size());
+    warn(
+        path,
+        "changed while it was read; recorded the "
+            + read
+            + " bytes read (the next backup reads it again)");
+    return stat.changedWhileRead(read).toNode(node.name(), Node.Kind.FILE).withChunks(ids);
+  }
+
+  /** True if the file's attributes moved since {@code before}, or can no longer be read. */
+  private static boolean changedSince(Path path, FileStat before) {
+    try {
+      return FileStat.of(path).changedSince(before);
+    } catch (IOException e) {
+      return true;
+    }
   }
 
   private void seal(Id id, byte[] data) throws IOException {
@@ -383,21 +408,14 @@ public final class Backup {
     return Tree.decode(id, repo.readChunk(id));
   }
 
-  private boolean excluded(Path path, String name) {
-    if (!nameExcludes.isEmpty()) {
-      Path fileName = Path.of(name.isEmpty() ? "/" : name);
-      for (PathMatcher m : nameExcludes) {
-        if (m.matches(fileName)) {
-          return true;
-        }
-      }
-    }
-    for (PathMatcher m : pathExcludes) {
-      if (m.matches(path)) {
-        return true;
-      }
-    }
-    return false;
+  /** Warns about one entry, named as {@code ls} shows it. */
+  /** What went wrong, for a warning: the message, or the kind of failure when it has none. */
+  private static String reason(IOException e) {
+    return e.getMessage() != null ? e.getMessage() : e.getClass().getSimpleName();
+  }
+
+  private void warn(Path path, String problem) {
+    warn(FileName.display(FileName.ofPath(path)) + ": " + problem);
   }
 
   private void warn(String message) {
@@ -479,15 +497,21 @@ public final class Backup {
     }
   }
 
-  /** The absolute source paths as a tree of path segments. */
+  /** The absolute source paths as a tree of path segments, by exact name. */
   private static final class PathTrie {
     final Map<String, PathTrie> children = new TreeMap<>();
+    final Path path;
     boolean isSource;
+
+    PathTrie(Path path) {
+      this.path = path;
+    }
 
     void add(Path absolute) {
       PathTrie node = this;
       for (Path segment : absolute) {
-        node = node.children.computeIfAbsent(segment.toString(), k -> new PathTrie());
+        Path at = node.path.resolve(segment);
+        node = node.children.computeIfAbsent(FileName.of(at), k -> new PathTrie(at));
       }
       node.isSource = true;
     }

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param host recorded host name
  * @param tags labels for the snapshot
  * @param excludes glob patterns; one without {@code /} matches a file name anywhere, one with
- *     {@code /} matches the absolute path
+ *     {@code /} matches the absolute path, both as {@code ls} shows them ({@link Excludes})
  * @param parent the snapshot whose unchanged files are reused without reading, or null
  * @param parentId the parent's id (hex), recorded in the new manifest, or null
  * @param expires when the snapshot may be forgotten, or null

@@ -18,9 +18,10 @@ import java.nio.file.Path;
  * lone surrogate, so the mapping is one to one and {@link #encode} gives back the exact bytes.
  * Trees record those bytes (docs/format.md §10).
  *
- * <p>For people, {@link #display} shows a name that holds an escaped byte or a backslash with
- * {@code \xHH} for each escaped byte and {@code \\} for each backslash, and every other name as it
- * is; {@link #parseDisplay} reverses it.
+ * <p>For people, {@link #display} shows {@code \xHH} for each escaped byte and for each control
+ * character (U+0000…U+001F and U+007F: a newline in a name must not split a listing's line), {@code
+ * \\} for each backslash, and every other character as it is; {@link #parseDisplay} reverses it. A
+ * whole path displays the same way: {@code /} is never escaped.
  */
 public final class FileName {
   private static final char ESCAPE_BASE = '\uDC00';
@@ -117,6 +118,30 @@ public final class FileName {
   }
 
   /**
+   * The exact text of a whole path, absolute or relative, with its slashes as they are (a symbolic
+   * link's target, say): each element as {@link #of} reads it. Slashes are ASCII, so the JDK's
+   * lossy {@link Path#toString} still shows where they are.
+   */
+  public static String ofPath(Path path) {
+    String shown = path.toString();
+    if (shown.indexOf('\uFFFD') < 0) {
+      return shown;
+    }
+    String[] parts = shown.split("/", -1);
+    StringBuilder out = new StringBuilder(shown.length());
+    int element = 0;
+    for (int i = 0; i < parts.length; i++) {
+      if (i > 0) {
+        out.append('/');
+      }
+      if (!parts[i].isEmpty()) {
+        out.append(of(path.getName(element++)));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
    * {@code dir} resolved against one name, byte-exact: a name that is not valid UTF-8 goes through
    * a file URI (the one public way to give the JDK a path's raw bytes).
    *
@@ -170,9 +195,9 @@ public final class FileName {
     return out.toByteArray();
   }
 
-  /** The name as a person reads it: see the class comment. */
+  /** The name (or path) as a person reads it: see the class comment. */
   public static String display(String name) {
-    if (!hasEscapes(name) && name.indexOf('\\') < 0) {
+    if (!needsDisplayEscapes(name)) {
       return name;
     }
     StringBuilder out = new StringBuilder(name.length() + 8);
@@ -180,6 +205,8 @@ public final class FileName {
       char c = name.charAt(i);
       if (isEscape(name, i)) {
         out.append(String.format("\\x%02x", c - ESCAPE_BASE));
+      } else if (isControl(c)) {
+        out.append(String.format("\\x%02x", (int) c));
       } else if (c == '\\') {
         out.append("\\\\");
       } else {
@@ -187,6 +214,19 @@ public final class FileName {
       }
     }
     return out.toString();
+  }
+
+  private static boolean needsDisplayEscapes(String name) {
+    for (int i = 0; i < name.length(); i++) {
+      if (name.charAt(i) == '\\' || isControl(name.charAt(i)) || isEscape(name, i)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean isControl(char c) {
+    return c < 0x20 || c == 0x7f;
   }
 
   /**

@@ -19,14 +19,19 @@ record FileStat(
     long ctimeNanos,
     long device,
     long inode,
-    int links) {
+    int links,
+    long rdev) {
 
   static final int S_IFMT = 0170000;
   static final int S_IFREG = 0100000;
   static final int S_IFDIR = 0040000;
   static final int S_IFLNK = 0120000;
+  static final int S_IFIFO = 0010000;
+  static final int S_IFSOCK = 0140000;
+  static final int S_IFCHR = 0020000;
+  static final int S_IFBLK = 0060000;
   private static final String ATTRIBUTES =
-      "unix:mode,uid,gid,size,lastModifiedTime,ctime,dev,ino,nlink";
+      "unix:mode,uid,gid,size,lastModifiedTime,ctime,dev,ino,nlink,rdev";
 
   static FileStat of(Path path) throws IOException {
     Map<String, Object> a = Files.readAttributes(path, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
@@ -41,21 +46,41 @@ record FileStat(
         nanos((FileTime) a.get("ctime")),
         (Long) a.get("dev"),
         (Long) a.get("ino"),
-        (Integer) a.get("nlink"));
+        (Integer) a.get("nlink"),
+        (Long) a.get("rdev"));
   }
 
-  boolean isFile() {
-    return type == S_IFREG;
+  /** The node kind of this file type; null for a type no tree records (none on Linux). */
+  Node.Kind kind() {
+    return switch (type) {
+      case S_IFREG -> Node.Kind.FILE;
+      case S_IFDIR -> Node.Kind.DIRECTORY;
+      case S_IFLNK -> Node.Kind.SYMLINK;
+      case S_IFIFO -> Node.Kind.FIFO;
+      case S_IFSOCK -> Node.Kind.SOCKET;
+      case S_IFCHR -> Node.Kind.CHAR_DEVICE;
+      case S_IFBLK -> Node.Kind.BLOCK_DEVICE;
+      default -> null;
+    };
   }
 
-  boolean isDirectory() {
-    return type == S_IFDIR;
+  /** True if size, modification or status change time differ from {@code before}'s. */
+  boolean changedSince(FileStat before) {
+    return size != before.size
+        || mtimeNanos != before.mtimeNanos
+        || ctimeNanos != before.ctimeNanos;
   }
 
-  boolean isSymlink() {
-    return type == S_IFLNK;
+  /**
+   * The attributes recorded for a file that changed while it was read: the size is the bytes
+   * actually read (the sum of the chunks recorded), and the ctime 0, which no file has, so that the
+   * next backup never takes this record as unchanged and reads the file again.
+   */
+  FileStat changedWhileRead(long bytesRead) {
+    return new FileStat(type, mode, uid, gid, bytesRead, mtimeNanos, 0, device, inode, links, rdev);
   }
 
+  /** A node of this kind (the walker records an ancestor of a source as a directory). */
   Node toNode(String name, Node.Kind kind) {
     return new Node(
         name,
@@ -71,7 +96,8 @@ record FileStat(
         kind == Node.Kind.FILE ? size : 0,
         null,
         null,
-        null);
+        null,
+        kind.isDevice() ? rdev : 0);
   }
 
   static long nanos(FileTime time) {

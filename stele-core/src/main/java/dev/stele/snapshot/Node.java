@@ -104,7 +104,10 @@ public record Node(
     return kind == Kind.DIRECTORY;
   }
 
-  /** True if a file with these attributes can reuse this node's chunks without being read. */
+  /**
+   * True if a file with these attributes can reuse {@code parent}'s chunks without being read. A
+   * parent recorded with ctime 0 (it changed while it was read, docs/format.md §10) never matches.
+   */
   public boolean unchangedFrom(Node parent) {
     return parent != null
         && parent.kind == kind

@@ -41,7 +41,8 @@ public final class SnapshotBrowser {
 
   public Tree tree(Node directory) throws IOException {
     if (!directory.isDirectory()) {
-      throw new IllegalArgumentException(directory.name() + " is not a directory");
+      throw new IllegalArgumentException(
+          FileName.display(directory.name()) + " is not a directory");
     }
     return Tree.decode(directory.subtree(), repo.readChunk(directory.subtree()));
   }
@@ -49,18 +50,33 @@ public final class SnapshotBrowser {
   /**
    * The node at {@code path} ("/" or "" for the root), reading only the trees on the way.
    *
-   * @throws NoSuchFileException if the snapshot has no such path
+   * @see #lookup
    */
   public Node find(SnapshotManifest snapshot, String path) throws IOException {
+    return lookup(snapshot, path).node();
+  }
+
+  /**
+   * The entry at {@code path}, a path as a person writes it: the form {@link FileName#display}
+   * shows ({@code \xHH} for a byte that is not UTF-8, {@code \\} for a backslash; a name with
+   * neither is itself). The entry's path is exact, as {@link #list} gives paths.
+   *
+   * @throws NoSuchFileException if the snapshot has no such path
+   * @throws IllegalArgumentException if a backslash in {@code path} starts no escape
+   */
+  public Entry lookup(SnapshotManifest snapshot, String path) throws IOException {
     Node node = root(snapshot);
+    StringBuilder exact = new StringBuilder();
     for (String segment : segments(path)) {
-      Node next = node.isDirectory() ? tree(node).find(segment) : null;
+      String name = FileName.parseDisplay(segment);
+      Node next = node.isDirectory() ? tree(node).find(name) : null;
       if (next == null) {
         throw new NoSuchFileException(path, null, "not in the snapshot");
       }
       node = next;
+      exact.append('/').append(name);
     }
-    return node;
+    return new Entry(exact.length() == 0 ? "/" : exact.toString(), node);
   }
 
   /** Entries under {@code start} (itself first), depth first in name order. */
@@ -89,7 +105,7 @@ public final class SnapshotBrowser {
   /** Writes a file's content to {@code out}, chunk by chunk. */
   public void cat(Node file, OutputStream out) throws IOException {
     if (!file.isFile()) {
-      throw new IllegalArgumentException(file.name() + " is not a file");
+      throw new IllegalArgumentException(FileName.display(file.name()) + " is not a file");
     }
     for (Id chunk : file.chunks()) {
       out.write(repo.readChunk(chunk));

@@ -93,4 +93,29 @@ class FileNameTest {
     assertThatThrownBy(() -> FileName.parseDisplay("a\\q"))
         .isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void controlCharactersAreShownEscapedSoThatAListingKeepsOneEntryALine() {
+    String name = "two\nlines\t\u007f";
+    assertThat(FileName.display(name)).isEqualTo("two\\x0alines\\x09\\x7f");
+    assertThat(FileName.parseDisplay(FileName.display(name))).isEqualTo(name);
+    assertThat(FileName.display("/a/b c/\u00e9")).isEqualTo("/a/b c/\u00e9");
+  }
+
+  @Test
+  void wholePathsAreReadExactlyWithTheirSlashesRelativeOrAbsolute(@TempDir Path dir)
+      throws Exception {
+    String ff = FileName.decode(bytes('u', 'p', 0xff));
+    Path up = FileName.resolve(dir, ff);
+    Files.createDirectory(up);
+    Path relative = Path.of("..").resolve(up.getFileName()).resolve("t");
+    Files.createSymbolicLink(dir.resolve("rel"), relative);
+    Files.createSymbolicLink(dir.resolve("abs"), up.resolve("x"));
+
+    assertThat(FileName.encode(FileName.ofPath(Files.readSymbolicLink(dir.resolve("rel")))))
+        .isEqualTo(bytes('.', '.', '/', 'u', 'p', 0xff, '/', 't'));
+    assertThat(FileName.ofPath(Files.readSymbolicLink(dir.resolve("abs"))))
+        .isEqualTo(dir + "/" + ff + "/x");
+    assertThat(FileName.ofPath(Path.of("plain/path"))).isEqualTo("plain/path");
+  }
 }

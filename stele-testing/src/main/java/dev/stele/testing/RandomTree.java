@@ -1,11 +1,17 @@
 package dev.stele.testing;
 
+import dev.stele.snapshot.FileName;
 import java.io.IOException;
-import java.io.RandomAccessFile;
+import java.net.StandardProtocolFamily;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.ServerSocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,10 +22,12 @@ import java.util.concurrent.TimeUnit;
  * Writes a directory tree that exercises what a backup must preserve, reproducibly from a seed:
  * files of many sizes and kinds (random, compressible, all-zero, sparse, duplicated), odd names,
  * symbolic links (dangling ones too), hard links, permission bits (set-gid directories included),
- * mtimes with nanoseconds, empty directories.
+ * mtimes with nanoseconds, empty directories; on request names that are not UTF-8 and special files
+ * (a FIFO, a socket, a character and a block device: those need root).
  *
- * <p>Everything but inode numbers and symlink mtimes is a function of the seed and the options, so
- * two trees written with the same seed compare equal with {@link TreeAssert}.
+ * <p>Everything but inode numbers and the mtimes of symlinks and special files (setting one opens
+ * the file, and opening a FIFO blocks) is a function of the seed and the options, so two trees
+ * written with the same seed compare equal with {@link TreeAssert}.
  *
  * <p>Concurrency: an instance is a builder used by one thread.
  */
@@ -52,6 +60,8 @@ public final class RandomTree {
   private boolean oddNames = true;
   private boolean links = true;
   private boolean sparse = true;
+  private boolean byteNames;
+  private boolean specialFiles;
 
   private Random random;
   private final List<Path> writtenFiles = new ArrayList<>();
@@ -95,6 +105,21 @@ public final class RandomTree {
     return this;
   }
 
+  /**
+   * Whether some names (and a link target) hold bytes that are not UTF-8, and two files' names
+   * differ only in such a byte. Off by default.
+   */
+  public RandomTree byteNames(boolean enabled) {
+    this.byteNames = enabled;
+    return this;
+  }
+
+  /** Whether to make a FIFO, a socket and two device nodes (root only). Off by default. */
+  public RandomTree specialFiles(boolean enabled) {
+    this.specialFiles = enabled;
+    return this;
+  }
+
   /** Writes the tree into {@code root}, which is created if missing; returns {@code root}. */
   public Path writeTo(Path root) throws IOException {
     random = new Random(seed);
@@ -109,7 +134,7 @@ public final class RandomTree {
       if (root.relativize(parent).getNameCount() >= maxDepth && !parent.equals(root)) {
         parent = root;
       }
-      Path dir = parent.resolve(name("dir", i));
+      Path dir = FileName.resolve(parent, name("dir", i));
       Files.createDirectory(dir);
       dirs.add(dir);
       directories.add(dir);
@@ -121,7 +146,7 @@ public final class RandomTree {
     directories.add(empty.resolve("empty-child"));
     for (int i = 0; i < files; i++) {
       Path dir = dirs.get(random.nextInt(dirs.size()));
-      Path file = dir.resolve(name("file", i));
+      Path file = FileName.resolve(dir, name("file", i));
       writeContent(file, i);
       writtenFiles.add(file);
       Files.setAttribute(file, "unix:mode", pick(FILE_MODES), LinkOption.NOFOLLOW_LINKS);
@@ -129,6 +154,12 @@ public final class RandomTree {
     }
     if (links && !writtenFiles.isEmpty()) {
       makeLinks(root, dirs);
+    }
+    if (byteNames) {
+      makeByteNames(root);
+    }
+    if (specialFiles) {
+      makeSpecialFiles(root);
     }
     // Modes and mtimes of directories last, deepest first, so that creating entries inside them
     // does not move their mtime afterwards.
@@ -203,10 +234,54 @@ public final class RandomTree {
   }
 
   private String name(String base, int i) {
+    String name = base + i;
     if (oddNames && random.nextInt(4) == 0) {
-      return ODD_NAMES[random.nextInt(ODD_NAMES.length)] + "-" + base + i;
+      name = ODD_NAMES[random.nextInt(ODD_NAMES.length)] + "-" + name;
     }
-    return base + i;
+    if (byteNames && random.nextInt(4) == 0) {
+      name += invalidByte();
+    }
+    return name;
+  }
+
+  /** One byte that is never valid UTF-8 on its own, as a {@link FileName} holds it. */
+  private String invalidByte() {
+    return FileName.decode(new byte[] {(byte) (0x80 + random.nextInt(0x80))});
+  }
+
+  private void makeByteNames(Path root) throws IOException {
+    for (int b : new int[] {0xfe, 0xff}) {
+      Path twin = FileName.resolve(root, "twin" + FileName.decode(new byte[] {(byte) b}));
+      Files.write(twin, bytes(1 + random.nextInt(100)));
+      setMtime(twin);
+    }
+    Path dir = FileName.resolve(root, "dir" + invalidByte());
+    Files.createDirectory(dir);
+    Files.createSymbolicLink(
+        FileName.resolve(root, "link" + invalidByte()),
+        Path.of("..").resolve(dir.getFileName()).resolve("x"));
+  }
+
+  private void makeSpecialFiles(Path root) throws IOException {
+    run("mkfifo", "-m", "0640", root.resolve("fifo").toString());
+    run("mknod", "-m", "0600", root.resolve("char-device").toString(), "c", "1", "3");
+    run("mknod", "-m", "0660", root.resolve("block-device").toString(), "b", "7", "200");
+    try (var socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
+      // Closing the channel leaves the socket file behind, as a listener that died would.
+      socket.bind(UnixDomainSocketAddress.of(root.resolve("socket")));
+    }
+  }
+
+  private static void run(String... command) throws IOException {
+    try {
+      Process p = new ProcessBuilder(command).inheritIO().start();
+      if (p.waitFor() != 0) {
+        throw new IOException(String.join(" ", command) + " failed");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted: " + String.join(" ", command), e);
+    }
   }
 
   private int pick(int[] values) {
@@ -250,16 +325,21 @@ public final class RandomTree {
    */
   public static void writeSparse(Path file, long size, Random random, int blocks)
       throws IOException {
-    try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-      f.setLength(size);
+    // A channel, not a RandomAccessFile: Path.toFile would lose a name's bytes that are not UTF-8.
+    try (FileChannel f =
+        FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE)) {
+      f.truncate(0);
       byte[] block = new byte[4096];
       for (int i = 0; i < blocks; i++) {
         long offset =
             i == 0 ? Math.max(0, size - block.length) : (long) (random.nextDouble() * size);
         int length = (int) Math.min(block.length, size - offset);
         random.nextBytes(block);
-        f.seek(offset);
-        f.write(block, 0, length);
+        f.write(ByteBuffer.wrap(block, 0, length), offset);
+      }
+      if (f.size() < size) {
+        // A channel extends a file only by writing: a file of holes alone ends in one zero byte.
+        f.write(ByteBuffer.allocate(1), size - 1);
       }
     }
   }

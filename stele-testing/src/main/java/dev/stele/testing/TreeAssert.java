@@ -1,5 +1,6 @@
 package dev.stele.testing;
 
+import dev.stele.snapshot.FileName;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.FileVisitResult;
@@ -22,10 +23,11 @@ import java.util.stream.Collectors;
 /**
  * Compares two directory trees the way a restore must reproduce a backup: the same entries, each of
  * the same type, with the same content, size, permission bits (set-uid, set-gid and sticky
- * included), mtime, owner (optionally) and symbolic link target; the same hard-link groups (files
- * sharing an inode inside one tree); empty directories included. The roots themselves are not
+ * included), mtime, owner (optionally), symbolic link target and device number; the same hard-link
+ * groups (files sharing an inode inside one tree); empty directories included. Names and link
+ * targets are compared as their exact bytes ({@link FileName}). The roots themselves are not
  * compared, only what is under them. Symbolic links are compared by target only: their own mode and
- * mtime are not portable to set.
+ * mtime are not portable to set; nor are the mtimes of FIFOs, sockets and devices compared.
  *
  * <p>All differences are collected and reported in one {@link AssertionError}.
  */
@@ -64,6 +66,7 @@ public final class TreeAssert {
 
   /** One entry, as much of it as is compared. */
   private record Entry(
+      Path path,
       String type,
       int mode,
       int uid,
@@ -72,7 +75,12 @@ public final class TreeAssert {
       long mtimeNanos,
       String target,
       Object inode,
-      int nlink) {}
+      int nlink,
+      long rdev) {
+    boolean isSpecial() {
+      return !type.equals("file") && !type.equals("directory") && !type.equals("symlink");
+    }
+  }
 
   /** Throws an {@link AssertionError} listing every difference between the two trees. */
   public void assertSame(Path expected, Path actual) {
@@ -120,15 +128,25 @@ public final class TreeAssert {
         continue;
       }
       switch (a.type()) {
+        case "char-device", "block-device" -> {
+          if (a.rdev() != b.rdev()) {
+            problems.add(p + ": device " + a.rdev() + " became " + b.rdev());
+          }
+        }
         case "symlink" -> {
           if (!Objects.equals(a.target(), b.target())) {
-            problems.add(p + ": link target " + a.target() + " became " + b.target());
+            problems.add(
+                p
+                    + ": link target "
+                    + FileName.display(a.target())
+                    + " became "
+                    + FileName.display(b.target()));
           }
         }
         case "file" -> {
           if (a.size() != b.size()) {
             problems.add(p + ": size " + a.size() + " became " + b.size());
-          } else if (!sameContent(expected.resolve(path), actual.resolve(path))) {
+          } else if (!sameContent(a.path(), b.path())) {
             problems.add(p + ": content differs");
           }
           if (!leftGroups.get(path).equals(rightGroups.get(path))) {
@@ -144,6 +162,7 @@ public final class TreeAssert {
               p + ": mode " + Integer.toOctalString(a.mode()) + " became " + octal(b.mode()));
         }
         if (mtimes
+            && !a.isSpecial()
             && a.mtimeNanos() / mtimeResolutionNanos != b.mtimeNanos() / mtimeResolutionNanos) {
           problems.add(
               p
@@ -166,7 +185,7 @@ public final class TreeAssert {
   }
 
   private static String quote(String path) {
-    return "'" + path.replace("\n", "\\n").replace("\t", "\\t") + "'";
+    return "'" + FileName.display(path) + "'";
   }
 
   /** For each file, the sorted relative paths of every file in the same tree sharing its inode. */
@@ -201,7 +220,7 @@ public final class TreeAssert {
             public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs)
                 throws IOException {
               if (!dir.equals(root)) {
-                entries.put(root.relativize(dir).toString(), entry(dir));
+                entries.put(FileName.ofPath(root.relativize(dir)), entry(dir));
               }
               return FileVisitResult.CONTINUE;
             }
@@ -209,7 +228,7 @@ public final class TreeAssert {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs)
                 throws IOException {
-              entries.put(root.relativize(file).toString(), entry(file));
+              entries.put(FileName.ofPath(root.relativize(file)), entry(file));
               return FileVisitResult.CONTINUE;
             }
           });
@@ -222,24 +241,32 @@ public final class TreeAssert {
   private static Entry entry(Path path) throws IOException {
     Map<String, Object> a =
         Files.readAttributes(
-            path, "unix:mode,uid,gid,size,lastModifiedTime,ino,nlink", LinkOption.NOFOLLOW_LINKS);
+            path,
+            "unix:mode,uid,gid,size,lastModifiedTime,ino,nlink,rdev",
+            LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     String type =
         switch (mode & 0170000) {
           case 0100000 -> "file";
           case 0040000 -> "directory";
           case 0120000 -> "symlink";
-          default -> "special(" + Integer.toOctalString(mode & 0170000) + ")";
+          case 0010000 -> "fifo";
+          case 0140000 -> "socket";
+          case 0020000 -> "char-device";
+          case 0060000 -> "block-device";
+          default -> "unknown(" + Integer.toOctalString(mode & 0170000) + ")";
         };
     return new Entry(
+        path,
         type,
         mode & 07777,
         (Integer) a.get("uid"),
         (Integer) a.get("gid"),
         type.equals("file") ? (Long) a.get("size") : 0,
         ((FileTime) a.get("lastModifiedTime")).to(TimeUnit.NANOSECONDS),
-        type.equals("symlink") ? Files.readSymbolicLink(path).toString() : null,
+        type.equals("symlink") ? FileName.ofPath(Files.readSymbolicLink(path)) : null,
         a.get("ino"),
-        (Integer) a.get("nlink"));
+        (Integer) a.get("nlink"),
+        (Long) a.get("rdev"));
   }
 }

@@ -264,24 +264,6 @@ class RoundTripTest {
   }
 
   @Test
-  void specialFilesAreSkippedWithAWarning() throws Exception {
-    Path source = Files.createDirectories(tmp.resolve("special"));
-    Files.write(source.resolve("regular"), "data".getBytes(StandardCharsets.UTF_8));
-    Path fifo = source.resolve("fifo");
-    Process mkfifo = new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start();
-    assertThat(mkfifo.waitFor()).isZero();
-
-    Backup.Result result = backup(repo, source);
-
-    assertThat(result.warnings()).anySatisfy(w -> assertThat(w).contains("fifo"));
-    assertThat(result.manifest().stats().skipped()).isEqualTo(1);
-    Path target = Files.createTempDirectory(tmp, "restore");
-    restore(reopen(), result.manifest(), source, target);
-    Files.delete(fifo);
-    TreeAssert.assertSameTree(source, target);
-  }
-
-  @Test
   void excludedNamesAndPathsAreNotBackedUp() throws IOException {
     Path source = Files.createDirectories(tmp.resolve("src"));
     Files.createDirectories(source.resolve("keep/cache"));

@@ -9,17 +9,24 @@ import dev.stele.blob.BlobStore;
 import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
+import dev.stele.blob.StorageRefusedException;
+import dev.stele.blob.StorageRefusedException.Problem;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class FilesystemBlobStoreTest extends BlobStoreContractTest {
   @TempDir Path root;
@@ -33,11 +40,87 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
     return clock.instant().plus(Duration.ofDays(30));
   }
 
+  @ParameterizedTest
+  @CsvSource({
+    "022, r--r--r--, r--------, rwxr-xr-x",
+    "002, r--r--r--, r--------, rwxrwxr-x",
+    "027, r--r-----, r--------, rwxr-x---",
+    "077, r--------, r--------, rwx------",
+  })
+  void filesAreReadOnlyWithTheUmasksReadBitsAndKeyBlobsTheOwnersAlone(
+      String umask, String blob, String key, String directory) throws Exception {
+    assertThat(blobsProcess("create", umask)).isEqualTo("ok");
+    assertThat(modes("packs/p")).isEqualTo(blob);
+    assertThat(modes("stele.format")).isEqualTo(blob);
+    assertThat(modes("keys/k")).isEqualTo(key);
+    assertThat(modes("packs")).isEqualTo(directory);
+    assertThat(modes("keys")).isEqualTo(directory);
+  }
+
   @Test
-  void publishedFilesAreReadOnly() throws IOException {
-    store.create("packs/00/0001", new byte[] {1}, Retention.NONE);
-    assertThat(Files.getPosixFilePermissions(root.resolve("packs/00/0001")))
-        .isEqualTo(PosixFilePermissions.fromString("r--r--r--"));
+  void aUserWhoMayNotWriteIsRefusedWithTheDirectoryNamed() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    String result = blobsProcess("create", "022", NOBODY);
+    // The directory that refused, not the temporary file's random name in it.
+    assertThat(result)
+        .isEqualTo(
+            "PERMISSION_DENIED "
+                + root.resolve(".tmp")
+                + ": permission denied, cannot write stele.format");
+    assertThat(store.list("")).isEmpty();
+  }
+
+  @Test
+  void onlyTheOwnerReadsKeyBlobsUnlessTheRootIsSharedWithAGroup() throws Exception {
+    Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("rwxr-xr-x"));
+    assertThat(blobsProcess("create", "022")).isEqualTo("ok");
+    String group = Files.getAttribute(root.resolve("keys/k"), "unix:gid").toString();
+    String[] groupMember = {"setpriv", "--reuid=65534", "--regid=" + group, "--clear-groups"};
+    // The format blob and the pack are read before the key blob is refused.
+    assertThat(blobsProcess("read", "022", groupMember))
+        .isEqualTo("DENIED " + root.resolve("keys/k"));
+    assertThat(blobsProcess("read", "022", NOBODY)).isEqualTo("DENIED " + root.resolve("keys/k"));
+  }
+
+  @Test
+  void inASetGroupIdRootTheGroupReadsKeyBlobsAndOthersOnlyTheRest() throws Exception {
+    assertThat(new ProcessBuilder("chmod", "2755", root.toString()).start().waitFor()).isZero();
+    assertThat(blobsProcess("create", "022")).isEqualTo("ok");
+    assertThat(modes("keys/k")).isEqualTo("r--r-----");
+    String group = Files.getAttribute(root.resolve("keys/k"), "unix:gid").toString();
+    String[] groupMember = {"setpriv", "--reuid=65534", "--regid=" + group, "--clear-groups"};
+    assertThat(blobsProcess("read", "022", groupMember)).isEqualTo("ok");
+    assertThat(blobsProcess("read", "022", NOBODY)).isEqualTo("DENIED " + root.resolve("keys/k"));
+  }
+
+  private static final String[] NOBODY = {
+    "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"
+  };
+
+  /**
+   * Runs {@link BlobsProcess} with {@code action} on the root under {@code umask}, through {@code
+   * runAs} if given.
+   */
+  private String blobsProcess(String action, String umask, String... runAs) throws Exception {
+    List<String> command =
+        new ArrayList<>(List.of("sh", "-c", "umask " + umask + "; exec \"$@\"", "sh"));
+    command.addAll(List.of(runAs));
+    command.addAll(
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-cp",
+            System.getProperty("java.class.path"),
+            BlobsProcess.class.getName(),
+            action,
+            root.toString()));
+    Process child = new ProcessBuilder(command).redirectErrorStream(true).start();
+    String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(child.waitFor()).as(output).isZero();
+    return output.strip();
+  }
+
+  private String modes(String relative) throws IOException {
+    return PosixFilePermissions.toString(Files.getPosixFilePermissions(root.resolve(relative)));
   }
 
   @Test
@@ -114,24 +197,130 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
   }
 
   @Test
-  void removeStaleTemporariesDeletesOnlyOldOnes() throws IOException {
-    FilesystemBlobStore filesystem = (FilesystemBlobStore) store;
-    Path temporaries = Files.createDirectories(root.resolve(".tmp"));
-    Instant now = Instant.now();
-    Path stale = Files.write(temporaries.resolve("stale.tmp"), new byte[] {1});
-    Files.setLastModifiedTime(stale, FileTime.from(now.minus(Duration.ofHours(2))));
-    Path fresh = Files.write(temporaries.resolve("fresh.tmp"), new byte[] {1});
+  void theFirstWriteRemovesTemporariesADayOldAndKeepsYoungerOnes() throws IOException {
+    Path stale = temporary("stale.tmp", Duration.ofHours(25));
+    Path young = temporary("young.tmp", Duration.ofHours(23));
     store.create("published", new byte[] {1}, Retention.NONE);
-
-    assertThat(filesystem.removeStaleTemporaries(now.minus(Duration.ofHours(1)))).isEqualTo(1);
     assertThat(stale).doesNotExist();
-    assertThat(fresh).exists();
+    assertThat(young).exists();
     assertThat(store.read("published")).containsExactly(1);
+    assertThat(Files.list(root.resolve(".tmp"))).containsExactly(young);
   }
 
   @Test
-  void removeStaleTemporariesOfAFreshRootRemovesNothing() throws IOException {
-    assertThat(((FilesystemBlobStore) store).removeStaleTemporaries(Instant.now())).isZero();
+  void temporariesAreSweptOncePerStoreNotPerWrite() throws IOException {
+    store.create("first", new byte[] {1}, Retention.NONE);
+    Path stale = temporary("stale.tmp", Duration.ofDays(2));
+    store.create("second", new byte[] {1}, Retention.NONE);
+    assertThat(stale).exists();
+
+    new FilesystemBlobStore(root, clock).extendRetention("first", Mode.GOVERNANCE, inAMonth());
+    assertThat(stale).doesNotExist();
+  }
+
+  @Test
+  void aStoreThatOnlyReadsLeavesTemporariesAlone() throws IOException {
+    store.create("a", new byte[] {1}, Retention.NONE);
+    Path stale = temporary("stale.tmp", Duration.ofDays(2));
+    FilesystemBlobStore reader = new FilesystemBlobStore(root, clock);
+    assertThat(reader.read("a")).containsExactly(1);
+    assertThat(reader.list("")).hasSize(1);
+    assertThatThrownBy(() -> reader.create("a", new byte[] {1}, Retention.NONE))
+        .isInstanceOf(BlobExistsException.class);
+    assertThat(stale).exists();
+  }
+
+  /** A temporary file last written {@code age} ago, as a crashed writer leaves one. */
+  private Path temporary(String name, Duration age) throws IOException {
+    Path file =
+        Files.write(Files.createDirectories(root.resolve(".tmp")).resolve(name), new byte[1]);
+    Files.setLastModifiedTime(file, FileTime.from(Instant.now().minus(age)));
+    return file;
+  }
+
+  @Test
+  void aRootThatIsAFileIsRefusedNotReadAsEmpty() throws IOException {
+    Path file = Files.writeString(root.resolve("file"), "not a repository");
+    for (Path badRoot : List.of(file, file.resolve("below"))) {
+      FilesystemBlobStore bad = new FilesystemBlobStore(badRoot, clock);
+      List<ThrowingCallable> operations =
+          List.of(
+              () -> bad.read("stele.format"),
+              () -> bad.list(""),
+              () -> bad.list("keys/"),
+              () -> bad.stat("stele.format"),
+              () -> bad.create("stele.format", new byte[] {1}, Retention.NONE),
+              () -> bad.create("keys/k", new byte[] {1}, Retention.NONE));
+      for (ThrowingCallable operation : operations) {
+        assertThatThrownBy(operation)
+            .isInstanceOfSatisfying(
+                StorageRefusedException.class,
+                e -> assertThat(e.problem()).isEqualTo(Problem.NOT_A_DIRECTORY))
+            .hasMessageStartingWith(file + " is not a directory");
+      }
+    }
+    assertThat(Files.readString(file)).isEqualTo("not a repository");
+  }
+
+  @Test
+  void aFullDiskRefusesEachCreateWithTheRootNamedAndKeepsWhatWasWritten() throws IOException {
+    Path mounted = Files.createDirectories(root.resolve("small"));
+    try (SmallFilesystem disk = SmallFilesystem.mount(mounted, 1 << 20)) {
+      FilesystemBlobStore small = new FilesystemBlobStore(mounted.resolve("repo"), clock);
+      small.create("packs/kept", new byte[] {7}, Retention.of(Mode.GOVERNANCE, inAMonth()));
+      byte[] big = new byte[2 << 20];
+      assertNoSpace(() -> small.create("packs/big", big, Retention.NONE), small, "packs/big");
+
+      disk.fillLeaving(0);
+      Retention retained = Retention.of(Mode.COMPLIANCE, inAMonth());
+      assertNoSpace(() -> small.create("index/new", new byte[] {1}, retained), small, "index/new");
+      assertNoSpace(
+          () -> small.create("snapshots/new", new byte[] {1}, Retention.NONE),
+          small,
+          "snapshots/new");
+      assertNoSpace(
+          () -> small.extendRetention("packs/kept", Mode.GOVERNANCE, inAMonth().plusSeconds(60)),
+          small,
+          "packs/kept");
+
+      assertThat(small.list("")).extracting(b -> b.name()).containsExactly("packs/kept");
+      assertThat(small.read("packs/kept")).containsExactly(7);
+      assertThat(small.retention("packs/kept"))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, inAMonth()));
+      assertThat(Files.list(mounted.resolve("repo/.tmp"))).isEmpty();
+
+      disk.free();
+      small.create("index/new", new byte[] {1}, retained);
+      assertThat(small.read("index/new")).containsExactly(1);
+    }
+  }
+
+  private static void assertNoSpace(
+      ThrowingCallable create, FilesystemBlobStore store, String name) {
+    assertThatThrownBy(create)
+        .isInstanceOfSatisfying(
+            StorageRefusedException.class, e -> assertThat(e.problem()).isEqualTo(Problem.NO_SPACE))
+        .hasMessage(store.describe() + ": no space left on device, cannot write " + name);
+  }
+
+  @Test
+  void aReadOnlyFilesystemRefusesWritesAndStillReads() throws IOException {
+    Path mounted = Files.createDirectories(root.resolve("small"));
+    try (SmallFilesystem disk = SmallFilesystem.mount(mounted, 1 << 20)) {
+      FilesystemBlobStore small = new FilesystemBlobStore(mounted.resolve("repo"), clock);
+      small.create("packs/kept", new byte[] {7}, Retention.NONE);
+      disk.readOnly(true);
+      try {
+        assertThatThrownBy(() -> small.create("packs/new", new byte[] {1}, Retention.NONE))
+            .isInstanceOfSatisfying(
+                StorageRefusedException.class,
+                e -> assertThat(e.problem()).isEqualTo(Problem.READ_ONLY))
+            .hasMessage(small.describe() + ": read-only file system, cannot write packs/new");
+        assertThat(small.read("packs/kept")).containsExactly(7);
+      } finally {
+        disk.readOnly(false);
+      }
+    }
   }
 
   @Test
