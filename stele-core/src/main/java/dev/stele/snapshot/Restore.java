@@ -213,8 +213,15 @@ public final class Restore {
       if (locations.isEmpty()) {
         setMetadata(fd, node, shown);
       }
-    } finally {
       Libc.close(fd, shown);
+    } catch (IOException e) {
+      Libc.closeQuietly(fd);
+      try {
+        Libc.unlink(dir.fd(), name, shown); // restore just made it: no empty file stays behind
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
     }
     fileCount++;
     byteCount += node.size();
