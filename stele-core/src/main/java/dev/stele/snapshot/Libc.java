@@ -62,7 +62,7 @@ final class Libc {
   /** {@code tv_nsec} meaning "leave this time as it is". */
   static final long UTIME_OMIT = (1L << 30) - 2;
 
-  private static final int STATX_BASIC_STATS = 0x7ff;
+  private static final int STATX_TYPE_MODE_NLINK_INO = 0x1 | 0x2 | 0x4 | 0x100;
   private static final int STATX_SIZE = 256;
 
   /** Why the calls are unavailable, or null. */
@@ -162,7 +162,7 @@ final class Libc {
   private static native String strerror(int errnum);
 
   /** What {@code statx} says of an entry. */
-  record Stat(int mode, int nlink, int uid, int gid, long dev, long ino, long size) {
+  record Stat(int mode, int nlink, long dev, long ino) {
     int type() {
       return mode & S_IFMT;
     }
@@ -276,7 +276,7 @@ final class Libc {
   private static Stat stat(int dirfd, byte[] name, int flags, String shown) throws IOException {
     byte[] buf = new byte[STATX_SIZE];
     try {
-      statx(dirfd, name, flags, STATX_BASIC_STATS, buf);
+      statx(dirfd, name, flags, STATX_TYPE_MODE_NLINK_INO, buf);
     } catch (LastErrorException e) {
       if (e.getErrorCode() == ENOENT) {
         return null;
@@ -285,14 +285,8 @@ final class Libc {
     }
     ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
     long dev = ((long) b.getInt(136) << 32) | (b.getInt(140) & 0xFFFFFFFFL);
-    return new Stat(
-        b.getShort(28) & 0xFFFF,
-        b.getInt(16),
-        b.getInt(20),
-        b.getInt(24),
-        dev,
-        b.getLong(32),
-        b.getLong(40));
+    // struct statx: stx_nlink at 16, stx_mode at 28, stx_ino at 32, stx_dev_major/minor at 136/140
+    return new Stat(b.getShort(28) & 0xFFFF, b.getInt(16), dev, b.getLong(32));
   }
 
   static void chown(int fd, int uid, int gid, String shown) throws IOException {

@@ -2,6 +2,7 @@ package dev.stele.snapshot;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,7 +56,6 @@ final class TargetDir implements AutoCloseable {
     TargetDir root = new TargetDir(null, null, target.toString(), null);
     byte[] path = Libc.cString(target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8));
     root.fd = Libc.open(Libc.AT_FDCWD, path, Libc.O_RDONLY | Libc.O_DIRECTORY, 0, root.shown);
-    root.stat = Libc.fstat(root.fd, root.shown);
     return root;
   }
 
@@ -84,8 +84,8 @@ final class TargetDir implements AutoCloseable {
   }
 
   /**
-   * Makes (or, if a directory is there, enters) the subdirectory {@code name} for {@code node}.
-   * Whatever was in the way must have been cleared.
+   * Makes (or, if one {@code exists}, enters) the subdirectory {@code entry} for {@code dirNode}.
+   * Whatever else was in the way must have been cleared.
    */
   TargetDir makeDirectory(byte[] entry, String entryShown, Node dirNode, boolean exists)
       throws IOException {
@@ -95,7 +95,12 @@ final class TargetDir implements AutoCloseable {
     TargetDir child = new TargetDir(this, entry, entryShown, dirNode);
     child.fd =
         Libc.open(fd, entry, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW, 0, entryShown);
-    child.stat = Libc.fstat(child.fd, entryShown);
+    try {
+      child.stat = Libc.fstat(child.fd, entryShown);
+    } catch (IOException e) {
+      child.close();
+      throw e;
+    }
     children.add(child);
     return child;
   }
@@ -117,19 +122,17 @@ final class TargetDir implements AutoCloseable {
   }
 
   /**
-   * Opens {@code relative} below the target with {@code flags}, if it is still the file {@code
-   * expected}; else returns -1.
+   * Opens {@code path} below the target (call it on the target) with {@code flags}, if it is still
+   * the file {@code expected}; else returns -1.
    */
   int openBelow(byte[] path, int flags, Libc.Stat expected, String entryShown) throws IOException {
     int opened;
     try {
       opened = Libc.open(fd, path, flags | Libc.O_NOFOLLOW | Libc.O_NONBLOCK, 0, entryShown);
-    } catch (java.nio.file.NoSuchFileException e) {
-      return -1;
     } catch (Libc.Fatal e) {
       throw e;
-    } catch (java.nio.file.FileSystemException e) {
-      return -1; // a link, a directory: not what restore made
+    } catch (FileSystemException e) {
+      return -1; // gone, a link, a directory: not what restore made
     }
     if (!Libc.fstat(opened, entryShown).sameFile(expected)) {
       Libc.closeQuietly(opened);
@@ -202,7 +205,7 @@ final class TargetDir implements AutoCloseable {
     try {
       Libc.Stat s = Libc.fstat(h, entryShown);
       if (s.type() != type || s.nlink() != 1) {
-        throw new java.nio.file.FileSystemException(
+        throw new FileSystemException(
             entryShown, null, "replaced during the restore, left as it is");
       }
       action.apply(h);
@@ -216,7 +219,7 @@ final class TargetDir implements AutoCloseable {
     OutputFile first = link.first();
     int h = target.openBelow(first.relative(), Libc.O_PATH, first.stat(), link.shown());
     if (h < 0) {
-      throw new java.nio.file.FileSystemException(
+      throw new FileSystemException(
           link.shown(), null, "not linked: " + first.shown() + " was replaced during the restore");
     }
     try {
