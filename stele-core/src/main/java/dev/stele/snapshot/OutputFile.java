@@ -116,13 +116,22 @@ final class OutputFile {
     return first;
   }
 
+  /** Closes the file if it is open, when the restore stops short; nothing more is written. */
+  synchronized void abandon() {
+    failed = true;
+    if (fd >= 0) {
+      Libc.closeQuietly(fd);
+      fd = -1;
+    }
+  }
+
   private boolean fail() {
     if (failed) {
       return false;
     }
     failed = true;
-    synchronized (dir.damaged) {
-      dir.damaged.add(this);
+    synchronized (dir.unfinished) {
+      dir.unfinished.add(this);
     }
     return true;
   }

@@ -243,6 +243,7 @@ public final class Restore {
   }
 
   private void writeContents() throws IOException {
+    boolean finished = false;
     AtomicInteger n = new AtomicInteger();
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -262,6 +263,7 @@ public final class Restore {
       for (Future<?> f : work) {
         f.get();
       }
+      finished = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("restore interrupted");
@@ -272,6 +274,14 @@ public final class Restore {
       throw new IOException(e.getCause());
     } finally {
       pool.shutdownNow();
+      if (!finished) {
+        // Files left open by a restore that stops short must not stay open in a long-lived process.
+        for (TreeMap<Integer, Slot> slots : plan.values()) {
+          for (Slot slot : slots.values()) {
+            slot.targets().forEach(t -> t.file().abandon());
+          }
+        }
+      }
     }
   }
 
@@ -359,7 +369,7 @@ public final class Restore {
    * hard links and gives each directory its metadata after everything in it is done.
    */
   private void finish(TargetDir dir) throws IOException {
-    for (OutputFile f : dir.damaged) {
+    for (OutputFile f : dir.unfinished) {
       try {
         dir.removeIf(f.name(), f.stat(), f.shown());
       } catch (Libc.Fatal e) {

@@ -18,7 +18,8 @@ import java.util.List;
  * {@link #reopen} refuses one that was swapped since. The target itself stays open for the whole
  * restore.
  *
- * <p>Concurrency: the tree is built by one thread; {@link #damaged} is added to by writer threads.
+ * <p>Concurrency: the tree is built by one thread; {@link #unfinished} is added to by writer
+ * threads.
  */
 final class TargetDir implements AutoCloseable {
   final TargetDir parent;
@@ -34,7 +35,10 @@ final class TargetDir implements AutoCloseable {
 
   final List<TargetDir> children = new ArrayList<>();
   final List<HardLink> links = new ArrayList<>();
-  final List<OutputFile> damaged = new ArrayList<>();
+
+  /** Files made here that did not get all their chunks: removed at the end if still there. */
+  final List<OutputFile> unfinished = new ArrayList<>();
+
   private final byte[] relative;
   private Libc.Stat stat;
   private int fd = -1;
