@@ -142,6 +142,31 @@ class RestoreTargetTest {
   }
 
   @Test
+  void aFileSwappedForAHardLinkToAFileOutsideDuringTheRestoreIsNotWritten() throws IOException {
+    SnapshotManifest snapshot = snapshot(file("f", "restored, and longer than the outside file"));
+    Map<String, String> before = contents(outside);
+    RestoreListener swapper =
+        new RestoreListener() {
+          @Override
+          public void planned(long files, long bytes) {
+            try {
+              Files.delete(target.resolve("f"));
+              Files.createLink(target.resolve("f"), outside.resolve("f"));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }
+        };
+
+    Restore.Result result = new Restore(reopen(), 2, swapper).run(snapshot, "/", target);
+
+    assertThat(contents(outside)).isEqualTo(before);
+    assertThat(result.warnings())
+        .containsExactly(target + "/f: replaced during the restore: not written");
+    assertThat(result.files()).isZero();
+  }
+
+  @Test
   void namesThatAreNotOneElementAreRefusedAndNothingOutsideIsWritten() throws IOException {
     Path inner = Files.createDirectories(tmp.resolve("inner"));
     Path innerTarget = inner.resolve("target");
