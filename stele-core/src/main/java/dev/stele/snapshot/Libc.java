@@ -75,7 +75,11 @@ final class Libc {
     String why = null;
     if (!System.getProperty("os.name").equals("Linux")
         || !(arch.equals("amd64") || arch.equals("aarch64"))) {
-      why = "restore runs on Linux on x86_64 or aarch64, not " + System.getProperty("os.name");
+      why =
+          "restore runs on Linux on x86_64 or aarch64, not "
+              + System.getProperty("os.name")
+              + " on "
+              + arch;
     } else {
       try {
         useShippedDispatchLibrary();
@@ -84,7 +88,8 @@ final class Libc {
         why =
             "cannot load JNA's native library ("
                 + e.getMessage()
-                + "); give a writable -Djna.tmpdir=DIR or -Djna.boot.library.path=DIR";
+                + "); give a writable -Djna.tmpdir=DIR, or -Djna.boot.library.path=DIR holding"
+                + " it (in STELE_JAVA_OPTS)";
       }
     }
     UNAVAILABLE = why;
