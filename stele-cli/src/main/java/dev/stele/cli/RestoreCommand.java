@@ -15,7 +15,9 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stele restore}: a snapshot, or one path of it, into a directory. A directory's contents go
- * into the target; a file or link becomes {@code TARGET/<name>}. Existing files are replaced.
+ * into the target; a file or link becomes {@code TARGET/<name>}. Existing files and links are
+ * replaced, never written through; a directory against a file either way is one warning
+ * (docs/cli.md).
  *
  * <p>It also groups Velero's {@code restore create|get|describe}, which work against a cluster. A
  * snapshot is never called {@code create}, {@code get} or {@code describe} (ids are hex, or {@code
@@ -105,6 +107,13 @@ final class RestoreCommand extends StelCommand {
                 target,
                 Format.seconds(seconds),
                 Format.rate(result.bytes(), seconds));
+      }
+      if (result.damaged() > 0) {
+        err()
+            .printf(
+                "stele: restore incomplete: %d %s not restored from damaged data (named above)%n",
+                result.damaged(), result.damaged() == 1 ? "file" : "files");
+        return ExitCode.DAMAGED;
       }
       if (!result.warnings().isEmpty()) {
         out().printf("warnings: %d (see above)%n", result.warnings().size());

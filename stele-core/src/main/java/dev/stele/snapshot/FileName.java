@@ -149,13 +149,7 @@ public final class FileName {
    *     {@code /} or NUL: it is not one path element
    */
   public static Path resolve(Path dir, String name) {
-    if (name.isEmpty()
-        || name.equals(".")
-        || name.equals("..")
-        || name.indexOf('/') >= 0
-        || name.indexOf('\0') >= 0) {
-      throw new IllegalArgumentException("not a file name: " + display(name));
-    }
+    requireOneElement(name);
     if (!hasEscapes(name)) {
       return dir.resolve(name);
     }
@@ -168,6 +162,23 @@ public final class FileName {
       uri.append(String.format("%%%02X", b & 0xFF));
     }
     return Path.of(URI.create(uri.toString()));
+  }
+
+  /**
+   * {@code name}, if it is one path element.
+   *
+   * @throws IllegalArgumentException if it is empty, {@code .}, {@code ..} or holds a {@code /} or
+   *     NUL
+   */
+  static String requireOneElement(String name) {
+    if (name.isEmpty()
+        || name.equals(".")
+        || name.equals("..")
+        || name.indexOf('/') >= 0
+        || name.indexOf('\0') >= 0) {
+      throw new IllegalArgumentException("not a file name: " + display(name));
+    }
+    return name;
   }
 
   private static byte[] percentDecode(String raw) {

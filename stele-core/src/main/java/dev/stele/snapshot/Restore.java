@@ -7,13 +7,9 @@ import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.RandomAccessFile;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -23,40 +19,45 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Restores a snapshot, or one path of it, into a directory.
+ * Restores a snapshot, or one path of it, into a directory, and never outside it.
  *
- * <p>First it walks the trees under the path (reading nothing else), creates the directories and
- * plans which byte ranges of which packs feed which files. Then worker threads read each range
- * once, open its chunks and write them to every file position that uses them; pages of zeros are
- * left as holes in files sized up front, so sparse files stay sparse. A file gets its mode, owner
- * and times as soon as its last chunk lands; hard links, symbolic links and directory metadata come
- * last.
+ * <p>First it walks the trees under the path (reading nothing else) and makes every entry in the
+ * target: directories, empty files sized up front, symbolic links, FIFOs, sockets and device nodes,
+ * each relative to its open parent directory ({@link TargetDir}), so that a symbolic link or a
+ * swapped directory in the target is replaced or refused, never followed. It plans which byte
+ * ranges of which packs feed which files. Then worker threads read each range once, open its chunks
+ * and write them to every file position that uses them; pages of zeros are left as holes, so sparse
+ * files stay sparse. A file gets its mode, owner and time as soon as its last chunk lands; a file
+ * that lost a chunk is removed at the end. Hard links and directory metadata come last.
+ *
+ * <p>What is already in the target: a directory is entered; a file, link or special file is
+ * replaced (unlinked, so a hard link to a file elsewhere is never written through); a directory
+ * where the snapshot has something else, or a file where it has a directory, is left as it is with
+ * one warning. An entry whose name is not one path element ({@code ..}, {@code a/b}) is refused.
  *
  * <p>Concurrency: one instance runs one restore; it owns and closes its executor.
  */
 public final class Restore {
   private static final int MAX_RANGE = 8 << 20;
   private static final int MAX_GAP = 256 << 10;
-  private static final int PAGE = 4096;
-  // Writes of at most 1 MiB: the JDK copies heap buffers through a cached direct buffer as large.
-  private static final int WRITE_SLICE = 1 << 20;
 
   private final Repository repo;
   private final int threads;
   private final RestoreListener listener;
   private final SnapshotBrowser browser;
-  private final boolean root = "root".equals(System.getProperty("user.name"));
   private final List<String> warnings = new ArrayList<>();
-  private final List<Entry> directories = new ArrayList<>();
-  private final List<Entry> symlinks = new ArrayList<>();
-  private final List<Entry> links = new ArrayList<>();
-  private final Map<String, Path> firstByInode = new HashMap<>();
+  private final Map<String, OutputFile> firstByInode = new HashMap<>();
   private final Map<String, TreeMap<Integer, Slot>> plan = new HashMap<>();
+  private final AtomicLong damaged = new AtomicLong();
+  private final AtomicLong lost = new AtomicLong();
+  private boolean root;
+  private TargetDir target;
   private long fileCount;
+  private long directoryCount;
   private long byteCount;
 
   public Restore(Repository repo, int threads, RestoreListener listener) {
@@ -66,10 +67,14 @@ public final class Restore {
     this.browser = new SnapshotBrowser(repo);
   }
 
-  /** What was restored. */
-  public record Result(long files, long directories, long bytes, List<String> warnings) {}
-
-  private record Entry(Path path, Node node) {}
+  /**
+   * What was restored.
+   *
+   * @param damaged files that were not restored because a chunk of theirs could not be read (each
+   *     named by a warning); warnings without damage are entries refused or left incomplete
+   */
+  public record Result(
+      long files, long directories, long bytes, List<String> warnings, long damaged) {}
 
   /** One chunk in a pack and every place it goes. */
   private record Slot(PackEntry entry, List<Target> targets) {}
@@ -80,86 +85,165 @@ public final class Restore {
    * Restores {@code path} of {@code snapshot} into {@code target}: a directory's contents go into
    * {@code target}, a file or link becomes {@code target/<name>}.
    */
-  public Result run(SnapshotManifest snapshot, String path, Path target) throws IOException {
+  public Result run(SnapshotManifest snapshot, String path, Path targetDir) throws IOException {
     Node start = browser.find(snapshot, path);
-    Files.createDirectories(target);
-    if (start.isDirectory()) {
-      collectChildren(start, target);
-    } else {
-      collect(start, target.resolve(start.name()));
-    }
-    listener.planned(fileCount, byteCount);
-    writeContents();
-    for (Entry e : links) {
-      Path first = firstByInode.get(inodeKey(e.node()));
-      Files.deleteIfExists(e.path());
-      Files.createLink(e.path(), first);
-    }
-    for (Entry e : symlinks) {
-      Files.deleteIfExists(e.path());
-      Files.createSymbolicLink(e.path(), Path.of(e.node().target()));
-      setOwner(e.path(), e.node());
-    }
-    for (int i = directories.size() - 1; i >= 0; i--) {
-      setMetadata(directories.get(i).path(), directories.get(i).node());
-    }
-    return new Result(fileCount, directories.size(), byteCount, List.copyOf(warnings));
-  }
-
-  private void collectChildren(Node dir, Path into) throws IOException {
-    for (Node child : browser.tree(dir).nodes()) {
-      collect(child, into.resolve(child.name()));
-    }
-  }
-
-  private void collect(Node node, Path path) throws IOException {
-    switch (node.kind()) {
-      case DIRECTORY -> {
-        Files.createDirectories(path);
-        directories.add(new Entry(path, node));
-        collectChildren(node, path);
+    Files.createDirectories(targetDir);
+    try (TargetDir t = TargetDir.openTarget(targetDir)) {
+      target = t;
+      root = Libc.isRoot();
+      if (start.isDirectory()) {
+        collectChildren(start, t);
+      } else {
+        collect(start, t);
       }
-      case SYMLINK -> symlinks.add(new Entry(path, node));
-      case FILE -> collectFile(node, path);
-      case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE ->
-          warnings.add(path + ": " + node.kind() + " not restored");
+      listener.planned(fileCount, byteCount);
+      writeContents();
+      finish(t);
+    }
+    return new Result(
+        fileCount - lost.get(), directoryCount, byteCount, List.copyOf(warnings), damaged.get());
+  }
+
+  TargetDir target() {
+    return target;
+  }
+
+  private void collectChildren(Node dirNode, TargetDir dir) throws IOException {
+    for (Node child : browser.tree(dirNode).nodes()) {
+      collect(child, dir);
     }
   }
 
-  private void collectFile(Node node, Path path) throws IOException {
+  /** Makes {@code node} in {@code dir}, or says in one warning why it cannot. */
+  private void collect(Node node, TargetDir dir) throws IOException {
+    String shown = dir.shown(node.name());
+    byte[] name;
+    try {
+      name = Libc.cString(FileName.encode(FileName.requireOneElement(node.name())));
+    } catch (IllegalArgumentException e) {
+      warn(
+          dir.shown
+              + ": the snapshot names an entry '"
+              + FileName.display(node.name())
+              + "', which is not a file name: not restored");
+      return;
+    }
+    if (node.kind().isDevice() && !root) {
+      warn(shown + ": " + describe(node.kind()) + ", which only root can make: not restored");
+      return;
+    }
+    try {
+      Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
+      if (existing != null && !makeRoom(dir, name, shown, node, existing)) {
+        return;
+      }
+      switch (node.kind()) {
+        case DIRECTORY -> {
+          try (TargetDir child =
+              dir.makeDirectory(name, shown, node, existing != null && existing.isDirectory())) {
+            directoryCount++;
+            collectChildren(node, child);
+          }
+        }
+        case FILE -> collectFile(node, dir, name, shown);
+        case SYMLINK -> {
+          dir.createSymlink(name, shown, node);
+          metadata(shown, () -> dir.setSymlinkMetadata(name, shown, node, root));
+        }
+        case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> {
+          dir.createSpecial(name, shown, node);
+          metadata(shown, () -> dir.setSpecialMetadata(name, shown, node, root));
+        }
+      }
+    } catch (Libc.Fatal e) {
+      throw e;
+    } catch (FileSystemException e) {
+      warn(shown + ": not restored (" + reason(e) + ")");
+    }
+  }
+
+  /**
+   * Clears the way for {@code node} where {@code existing} is: a directory stays for a directory; a
+   * symbolic link is removed (itself, never what it points to), and so is any other entry that is
+   * not a directory where the snapshot does not have one. False, with a warning, for a directory
+   * against a non-directory either way: restore never deletes a directory, nor turns a file into
+   * one.
+   */
+  private boolean makeRoom(TargetDir dir, byte[] name, String shown, Node node, Libc.Stat existing)
+      throws IOException {
+    if (existing.isDirectory() != node.isDirectory() && existing.type() != Libc.S_IFLNK) {
+      warn(
+          shown
+              + ": is "
+              + describe(existing.type())
+              + " in the target, "
+              + describe(node.kind())
+              + " in the snapshot: not restored");
+      return false;
+    }
+    if (!existing.isDirectory()) {
+      Libc.unlink(dir.fd(), name, shown);
+    }
+    return true;
+  }
+
+  private void collectFile(Node node, TargetDir dir, byte[] name, String shown) throws IOException {
     if (node.links() > 1) {
-      Path first = firstByInode.putIfAbsent(inodeKey(node), path);
+      OutputFile first = firstByInode.get(inodeKey(node));
       if (first != null) {
-        links.add(new Entry(path, node));
+        dir.links.add(new TargetDir.HardLink(name, shown, first));
         return;
       }
     }
-    fileCount++;
-    byteCount += node.size();
-    OutputFile file = new OutputFile(path, node);
-    long offset = 0;
-    int planned = 0;
+    List<Location> locations = new ArrayList<>(node.chunks().size());
     for (Id id : node.chunks()) {
       Location location = repo.locate(id);
       if (location == null) {
-        warn(path + ": chunk " + id.shortHex() + " is missing from the repository");
-        break;
+        damaged.incrementAndGet();
+        warn(shown + ": chunk " + id.shortHex() + " is missing from the repository: not restored");
+        return;
       }
+      locations.add(location);
+    }
+    int fd = dir.createFile(name, shown);
+    OutputFile file;
+    try {
+      Libc.truncate(fd, node.size(), shown);
+      file = new OutputFile(this, dir, name, shown, node, Libc.fstat(fd, shown), locations.size());
+      if (locations.isEmpty()) {
+        setMetadata(fd, node, shown);
+      }
+      Libc.close(fd, shown);
+    } catch (IOException e) {
+      Libc.closeQuietly(fd);
+      try {
+        Libc.unlink(dir.fd(), name, shown); // restore just made it: no empty file stays behind
+      } catch (IOException again) {
+        e.addSuppressed(again);
+      }
+      throw e;
+    }
+    fileCount++;
+    byteCount += node.size();
+    if (node.links() > 1) {
+      firstByInode.put(inodeKey(node), file);
+    }
+    long offset = 0;
+    for (Location location : locations) {
       plan.computeIfAbsent(location.pack(), k -> new TreeMap<>())
           .computeIfAbsent(
               location.entry().offset(), k -> new Slot(location.entry(), new ArrayList<>()))
           .targets()
           .add(new Target(file, offset));
       offset += location.entry().rawLength();
-      planned++;
     }
-    file.remaining = planned;
-    if (planned == 0) {
-      file.createUnwritten();
+    if (locations.isEmpty()) {
+      fileDone();
     }
   }
 
   private void writeContents() throws IOException {
+    boolean finished = false;
     AtomicInteger n = new AtomicInteger();
     ExecutorService pool =
         Executors.newFixedThreadPool(
@@ -179,6 +263,7 @@ public final class Restore {
       for (Future<?> f : work) {
         f.get();
       }
+      finished = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("restore interrupted");
@@ -189,6 +274,14 @@ public final class Restore {
       throw new IOException(e.getCause());
     } finally {
       pool.shutdownNow();
+      if (!finished) {
+        // Files left open by a restore that stops short must not stay open in a long-lived process.
+        for (TreeMap<Integer, Slot> slots : plan.values()) {
+          for (Slot slot : slots.values()) {
+            slot.targets().forEach(t -> t.file().abandon());
+          }
+        }
+      }
     }
   }
 
@@ -241,51 +334,138 @@ public final class Restore {
           // On a versioned store, an overwritten pack is read from an older version.
           plain = repo.recoverChunk(pack, slot.entry(), e);
         } catch (IOException again) {
-          failRange(List.of(slot), bytes == null ? pack + ": " + e.getMessage() : e.getMessage());
+          lose(slot, bytes == null ? pack + ": " + e.getMessage() : e.getMessage());
           continue;
         }
       }
       for (Target t : slot.targets()) {
-        t.file().write(t.offset(), plain);
+        if (t.file().write(t.offset(), plain)) {
+          listener.bytesWritten(plain.length);
+        }
       }
     }
     return null;
   }
 
-  private void failRange(List<Slot> slots, String why) throws IOException {
-    for (Slot slot : slots) {
-      for (Target t : slot.targets()) {
-        warn(t.file().path + ": " + why);
-        t.file().fail();
+  /** {@code file} is no longer the file restore made: it is not written. */
+  void replaced(OutputFile file) {
+    lost.incrementAndGet();
+    warn(file.shown() + ": replaced during the restore: not written");
+  }
+
+  /** The chunk of {@code slot} cannot be read: every file that needs it is lost. */
+  private void lose(Slot slot, String why) throws IOException {
+    for (Target t : slot.targets()) {
+      if (t.file().lose()) {
+        damaged.incrementAndGet();
+        lost.incrementAndGet();
+        warn(t.file().shown() + ": not restored, and removed: " + why);
       }
     }
   }
 
-  /** True if {@code data[from, to)} is all zeros. */
-  private static boolean isZero(byte[] data, int from, int to) {
-    for (int i = from; i < to; i++) {
-      if (data[i] != 0) {
-        return false;
+  /**
+   * Last, directory by directory below the target: removes the files that lost a chunk, makes the
+   * hard links and gives each directory its metadata after everything in it is done.
+   */
+  private void finish(TargetDir dir) throws IOException {
+    for (OutputFile f : dir.unfinished) {
+      try {
+        dir.removeIf(f.name(), f.stat(), f.shown());
+      } catch (Libc.Fatal e) {
+        throw e;
+      } catch (FileSystemException e) {
+        warn(f.shown() + ": cannot remove the damaged file (" + reason(e) + ")");
       }
     }
-    return true;
+    for (TargetDir.HardLink link : dir.links) {
+      if (link.first().failed()) {
+        warn(link.shown() + ": not linked to " + link.first().shown() + ", which is not restored");
+        continue;
+      }
+      try {
+        dir.link(target, link);
+      } catch (Libc.Fatal e) {
+        throw e;
+      } catch (FileSystemException e) {
+        warn(link.shown() + ": not restored (" + reason(e) + ")");
+      }
+    }
+    for (TargetDir child : dir.children) {
+      try (child) {
+        if (!child.reopen()) {
+          warn(child.shown + ": replaced during the restore: left as it is");
+          continue;
+        }
+        finish(child);
+      } catch (Libc.Fatal e) {
+        throw e;
+      } catch (FileSystemException e) {
+        warn(child.shown + ": replaced during the restore: left as it is (" + reason(e) + ")");
+      }
+    }
+    if (dir.node != null) {
+      setMetadata(dir.fd(), dir.node, dir.shown);
+    }
   }
 
-  private void setMetadata(Path path, Node node) {
+  /** Gives the file or directory open as {@code fd} its owner (as root), mode and time. */
+  void setMetadata(int fd, Node node, String shown) {
+    metadata(
+        shown,
+        () -> {
+          if (root) {
+            Libc.chown(fd, node.uid(), node.gid(), shown);
+          }
+          Libc.chmod(fd, node.mode() & 07777, shown);
+          Libc.setMtime(fd, node.mtimeNanos(), shown);
+        });
+  }
+
+  private interface MetadataStep {
+    void run() throws IOException;
+  }
+
+  private void metadata(String shown, MetadataStep step) {
     try {
-      setOwner(path, node);
-      Files.setAttribute(path, "unix:mode", node.mode(), LinkOption.NOFOLLOW_LINKS);
-      Files.setLastModifiedTime(path, FileTime.from(node.mtimeNanos(), TimeUnit.NANOSECONDS));
-    } catch (IOException | UnsupportedOperationException e) {
-      warn(path + ": cannot set metadata (" + e.getMessage() + ")");
+      step.run();
+    } catch (FileSystemException e) {
+      warn(shown + ": cannot set metadata (" + reason(e) + ")");
+    } catch (IOException e) {
+      warn(shown + ": cannot set metadata (" + e.getMessage() + ")");
     }
   }
 
-  private void setOwner(Path path, Node node) throws IOException {
-    if (root) {
-      Files.setAttribute(path, "unix:uid", node.uid(), LinkOption.NOFOLLOW_LINKS);
-      Files.setAttribute(path, "unix:gid", node.gid(), LinkOption.NOFOLLOW_LINKS);
-    }
+  void fileDone() {
+    listener.fileDone();
+  }
+
+  private static String reason(FileSystemException e) {
+    return e.getReason() != null ? e.getReason() : e.getClass().getSimpleName();
+  }
+
+  private static String describe(int type) {
+    return switch (type) {
+      case Libc.S_IFDIR -> "a directory";
+      case Libc.S_IFREG -> "a file";
+      case Libc.S_IFIFO -> "a FIFO";
+      case Libc.S_IFSOCK -> "a socket";
+      case Libc.S_IFCHR -> "a character device";
+      case Libc.S_IFBLK -> "a block device";
+      default -> "a special file";
+    };
+  }
+
+  private static String describe(Node.Kind kind) {
+    return switch (kind) {
+      case FILE -> "a file";
+      case DIRECTORY -> "a directory";
+      case SYMLINK -> "a symbolic link";
+      case FIFO -> "a FIFO";
+      case SOCKET -> "a socket";
+      case CHAR_DEVICE -> "a character device";
+      case BLOCK_DEVICE -> "a block device";
+    };
   }
 
   private static String inodeKey(Node node) {
@@ -297,86 +477,5 @@ public final class Restore {
       warnings.add(message);
     }
     listener.warning(message);
-  }
-
-  /**
-   * A file being written. Opened on its first chunk, sized up front (so skipped zero chunks are
-   * holes), closed and given its metadata when its last chunk lands.
-   *
-   * <p>Concurrency: chunks of one file may arrive from several threads; all state is guarded by the
-   * instance's lock.
-   */
-  private final class OutputFile {
-    final Path path;
-    final Node node;
-    int remaining;
-    private RandomAccessFile file;
-
-    OutputFile(Path path, Node node) {
-      this.path = path;
-      this.node = node;
-    }
-
-    /**
-     * Writes a chunk at {@code offset}, page by page, skipping pages of zeros: the file was sized
-     * up front, so they stay holes and a sparse file stays sparse.
-     */
-    synchronized void write(long offset, byte[] data) throws IOException {
-      if (file == null) {
-        Files.deleteIfExists(path);
-        file = new RandomAccessFile(path.toFile(), "rw");
-        file.setLength(node.size());
-      }
-      FileChannel channel = file.getChannel();
-      int start = 0;
-      while (start < data.length) {
-        int end = Math.min(data.length, start + PAGE);
-        if (isZero(data, start, end)) {
-          start = end;
-          continue;
-        }
-        while (end < data.length
-            && end - start < WRITE_SLICE
-            && !isZero(data, end, Math.min(data.length, end + PAGE))) {
-          end = Math.min(data.length, end + PAGE);
-        }
-        ByteBuffer buf = ByteBuffer.wrap(data, start, end - start);
-        long pos = offset + start;
-        while (buf.hasRemaining()) {
-          pos += channel.write(buf, pos);
-        }
-        start = end;
-      }
-      listener.bytesWritten(data.length);
-      if (--remaining == 0) {
-        close();
-      }
-    }
-
-    /** A chunk of this file could not be restored; the file is finished without it. */
-    synchronized void fail() throws IOException {
-      if (--remaining == 0) {
-        close();
-      }
-    }
-
-    /** An empty file, or one none of whose chunks could be planned. */
-    void createUnwritten() throws IOException {
-      Files.deleteIfExists(path);
-      try (RandomAccessFile f = new RandomAccessFile(path.toFile(), "rw")) {
-        f.setLength(node.chunks().isEmpty() ? node.size() : 0);
-      }
-      setMetadata(path, node);
-      listener.fileDone();
-    }
-
-    private void close() throws IOException {
-      if (file != null) {
-        file.close();
-        file = null;
-      }
-      setMetadata(path, node);
-      listener.fileDone();
-    }
   }
 }

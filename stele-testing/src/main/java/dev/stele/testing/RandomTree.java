@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributeView;
 import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +26,10 @@ import java.util.concurrent.TimeUnit;
  * mtimes with nanoseconds, empty directories; on request names that are not UTF-8 and special files
  * (a FIFO, a socket, a character and a block device: those need root).
  *
- * <p>Everything but inode numbers and the mtimes of symlinks and special files (setting one opens
- * the file, and opening a FIFO blocks) is a function of the seed and the options, so two trees
- * written with the same seed compare equal with {@link TreeAssert}.
+ * <p>Everything but inode numbers is a function of the seed and the options, so two trees written
+ * with the same seed compare equal with {@link TreeAssert}. Symbolic links and special files get
+ * their mtimes from a second generator, so that the rest of the tree stays what the seed made it
+ * before they had any.
  *
  * <p>Concurrency: an instance is a builder used by one thread.
  */
@@ -64,6 +66,7 @@ public final class RandomTree {
   private boolean specialFiles;
 
   private Random random;
+  private Random linkTimes;
   private final List<Path> writtenFiles = new ArrayList<>();
   private final List<Path> directories = new ArrayList<>();
 
@@ -123,6 +126,7 @@ public final class RandomTree {
   /** Writes the tree into {@code root}, which is created if missing; returns {@code root}. */
   public Path writeTo(Path root) throws IOException {
     random = new Random(seed);
+    linkTimes = new Random(~seed);
     writtenFiles.clear();
     directories.clear();
     Files.createDirectories(root);
@@ -207,18 +211,7 @@ public final class RandomTree {
   }
 
   private void makeLinks(Path root, List<Path> dirs) throws IOException {
-    Path target = writtenFiles.get(random.nextInt(writtenFiles.size()));
-    // Symbolic links: relative, absolute (dangling: the tree is moved around), to a directory,
-    // dangling, to its own parent.
-    Files.createSymbolicLink(root.resolve("link-relative"), root.relativize(target));
-    Files.createSymbolicLink(
-        root.resolve("link-absolute"), Path.of("/nonexistent/stele/" + target.getFileName()));
-    Files.createSymbolicLink(root.resolve("link-dangling"), Path.of("does/not/exist"));
-    if (dirs.size() > 1) {
-      Files.createSymbolicLink(root.resolve("link-to-dir"), root.relativize(dirs.get(1)));
-    }
-    Files.createSymbolicLink(
-        dirs.get(random.nextInt(dirs.size())).resolve("link-up"), Path.of(".."));
+    makeSymbolicLinks(root, dirs);
     // Hard links: groups of two and three, across directories.
     for (int g = 0; g < 3; g++) {
       Path first = writtenFiles.get(random.nextInt(writtenFiles.size()));
@@ -231,6 +224,26 @@ public final class RandomTree {
         }
       }
     }
+  }
+
+  private void makeSymbolicLinks(Path root, List<Path> dirs) throws IOException {
+    Path target = writtenFiles.get(random.nextInt(writtenFiles.size()));
+    // Symbolic links: relative, absolute (dangling: the tree is moved around), to a directory,
+    // dangling, to its own parent.
+    symlink(root.resolve("link-relative"), root.relativize(target));
+    symlink(root.resolve("link-absolute"), Path.of("/nonexistent/stele/" + target.getFileName()));
+    symlink(root.resolve("link-dangling"), Path.of("does/not/exist"));
+    if (dirs.size() > 1) {
+      symlink(root.resolve("link-to-dir"), root.relativize(dirs.get(1)));
+    }
+    symlink(dirs.get(random.nextInt(dirs.size())).resolve("link-up"), Path.of(".."));
+  }
+
+  /** A symbolic link with an mtime of its own (set on the link: the JDK does not follow it). */
+  private void symlink(Path link, Path target) throws IOException {
+    Files.createSymbolicLink(link, target);
+    Files.getFileAttributeView(link, BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+        .setTimes(FileTime.from(mtimeNanos(linkTimes), TimeUnit.NANOSECONDS), null, null);
   }
 
   private String name(String base, int i) {
@@ -257,7 +270,7 @@ public final class RandomTree {
     }
     Path dir = FileName.resolve(root, "dir" + invalidByte());
     Files.createDirectory(dir);
-    Files.createSymbolicLink(
+    symlink(
         FileName.resolve(root, "link" + invalidByte()),
         Path.of("..").resolve(dir.getFileName()).resolve("x"));
   }
@@ -269,6 +282,12 @@ public final class RandomTree {
     try (var socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
       // Closing the channel leaves the socket file behind, as a listener that died would.
       socket.bind(UnixDomainSocketAddress.of(root.resolve("socket")));
+    }
+    // touch -h sets the time without opening the file (the JDK opens it, and a FIFO blocks).
+    for (String name : List.of("fifo", "char-device", "block-device", "socket")) {
+      long nanos = mtimeNanos(linkTimes);
+      String at = String.format("@%d.%09d", nanos / 1_000_000_000L, nanos % 1_000_000_000L);
+      run("touch", "-h", "-d", at, root.resolve(name).toString());
     }
   }
 
@@ -289,10 +308,13 @@ public final class RandomTree {
   }
 
   private void setMtime(Path path) throws IOException {
-    // 2001..2033, with nanoseconds.
-    long seconds = 1_000_000_000L + (random.nextLong() & 0x3FFF_FFFFL);
-    long nanos = seconds * 1_000_000_000L + random.nextInt(1_000_000_000);
-    Files.setLastModifiedTime(path, FileTime.from(nanos, TimeUnit.NANOSECONDS));
+    Files.setLastModifiedTime(path, FileTime.from(mtimeNanos(random), TimeUnit.NANOSECONDS));
+  }
+
+  /** 2001..2033, with nanoseconds. */
+  private static long mtimeNanos(Random from) {
+    long seconds = 1_000_000_000L + (from.nextLong() & 0x3FFF_FFFFL);
+    return seconds * 1_000_000_000L + from.nextInt(1_000_000_000);
   }
 
   private byte[] bytes(int size) {

@@ -74,6 +74,16 @@ class RoundTripTest {
   }
 
   @Test
+  void byteNamesSpecialFilesAndLinkTimesRestoreExactly() throws IOException {
+    Path source =
+        new RandomTree(4).files(60).byteNames(true).specialFiles(true).writeTo(tmp.resolve("src"));
+
+    Path target = roundTrip(source);
+
+    TreeAssert.exact().withOwners(true).assertSame(source, target);
+  }
+
+  @Test
   void manySmallFilesRestoreByteExact() throws IOException {
     Path source = tmp.resolve("small");
     Random random = new Random(7);

@@ -1,0 +1,166 @@
+package dev.stele.snapshot;
+
+import com.sun.jna.Memory;
+import java.io.IOException;
+
+/**
+ * A file being restored. Restore creates it (empty, sized, with {@code O_EXCL}) while it walks the
+ * snapshot; the first chunk to arrive opens it again, below the target and checked by inode, so a
+ * file or link swapped in meanwhile is never written. Pages of zeros are skipped (the file was
+ * sized up front, so they stay holes); the last chunk closes it and gives it its owner, mode and
+ * time. A file that lost a chunk never gets them, and the restore removes it at the end.
+ *
+ * <p>Concurrency: chunks of one file may arrive from several threads; all state is guarded by the
+ * instance's lock.
+ */
+final class OutputFile {
+  private static final int PAGE = 4096;
+  // Writes of at most 1 MiB, copied through one native buffer per writer thread.
+  private static final int WRITE_SLICE = 1 << 20;
+  private static final ThreadLocal<Memory> BUFFER =
+      ThreadLocal.withInitial(() -> new Memory(WRITE_SLICE));
+
+  private final Restore restore;
+  private final TargetDir dir;
+  private final byte[] name;
+  private final String shown;
+  private final Node node;
+  private final Libc.Stat stat;
+  private int remaining;
+  private int fd = -1;
+  private boolean failed;
+
+  OutputFile(
+      Restore restore,
+      TargetDir dir,
+      byte[] name,
+      String shown,
+      Node node,
+      Libc.Stat stat,
+      int chunks) {
+    this.restore = restore;
+    this.dir = dir;
+    this.name = name;
+    this.shown = shown;
+    this.node = node;
+    this.stat = stat;
+    this.remaining = chunks;
+  }
+
+  String shown() {
+    return shown;
+  }
+
+  Libc.Stat stat() {
+    return stat;
+  }
+
+  byte[] name() {
+    return name;
+  }
+
+  /** Its path below the target. */
+  byte[] relative() {
+    return dir.relative(name);
+  }
+
+  synchronized boolean failed() {
+    return failed;
+  }
+
+  /**
+   * Writes a chunk at {@code offset}, page by page, skipping pages of zeros. Returns false if
+   * nothing was written: the file lost a chunk before, or it is no longer the file restore made (it
+   * was replaced; restore is told once).
+   */
+  synchronized boolean write(long offset, byte[] data) throws IOException {
+    if (!failed && fd < 0) {
+      fd = restore.target().openBelow(relative(), Libc.O_WRONLY, stat, shown);
+      if (fd < 0) {
+        fail();
+        restore.replaced(this);
+      }
+    }
+    if (failed) {
+      done();
+      return false;
+    }
+    Memory buffer = BUFFER.get();
+    int start = 0;
+    while (start < data.length) {
+      int end = Math.min(data.length, start + PAGE);
+      if (isZero(data, start, end)) {
+        start = end;
+        continue;
+      }
+      while (end < data.length
+          && end - start < WRITE_SLICE
+          && !isZero(data, end, Math.min(data.length, end + PAGE))) {
+        end = Math.min(data.length, end + PAGE);
+      }
+      buffer.write(0, data, start, end - start);
+      Libc.write(fd, buffer, end - start, offset + start, shown);
+      start = end;
+    }
+    done();
+    return true;
+  }
+
+  /**
+   * A chunk of this file could not be read: it will not get its metadata and is removed at the end.
+   * Returns true the first time, so that one warning names the file.
+   */
+  synchronized boolean lose() throws IOException {
+    boolean first = fail();
+    done();
+    return first;
+  }
+
+  /** Closes the file if it is open, when the restore stops short; nothing more is written. */
+  synchronized void abandon() {
+    failed = true;
+    if (fd >= 0) {
+      Libc.closeQuietly(fd);
+      fd = -1;
+    }
+  }
+
+  private boolean fail() {
+    if (failed) {
+      return false;
+    }
+    failed = true;
+    synchronized (dir.unfinished) {
+      dir.unfinished.add(this);
+    }
+    return true;
+  }
+
+  private void done() throws IOException {
+    if (--remaining > 0) {
+      return;
+    }
+    if (fd >= 0) {
+      int open = fd;
+      fd = -1;
+      try {
+        if (!failed) {
+          restore.setMetadata(open, node, shown);
+        }
+      } finally {
+        Libc.close(open, shown);
+      }
+    }
+    restore.fileDone();
+  }
+
+  /** True if {@code data[from, to)} is all zeros. */
+  private static boolean isZero(byte[] data, int from, int to) {
+    for (int i = from; i < to; i++) {
+      if (data[i] != 0) {
+        return false;
+      }
+    }
+    return true;
+  }
+}
