@@ -3,10 +3,12 @@ package dev.stele.cli;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.stele.cli.cluster.BackupCommand;
+import dev.stele.cli.cluster.InstallCommand;
 import dev.stele.cli.cluster.NodeAgentCommand;
 import dev.stele.cli.cluster.OperatorCommand;
 import dev.stele.cli.cluster.RestoreWaitCommand;
 import dev.stele.cli.cluster.ScheduleCommand;
+import dev.stele.cli.cluster.UninstallCommand;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -39,6 +41,8 @@ import picocli.CommandLine.Spec;
       VerifyCommand.class,
       MaintenanceCommand.class,
       DemoCommand.class,
+      InstallCommand.class,
+      UninstallCommand.class,
       OperatorCommand.class,
       BackupCommand.class,
       ScheduleCommand.class,
