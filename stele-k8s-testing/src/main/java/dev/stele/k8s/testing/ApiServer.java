@@ -45,9 +45,13 @@ import java.util.regex.Pattern;
  *   <li><b>Discovery</b> ({@code /api}, {@code /api/v1}, {@code /apis}, {@code /apis/G/V}): the
  *       built-in types below, and every CRD created in the server.
  *   <li><b>Apply patches</b> ({@code application/apply-patch+yaml}, on an object or its {@code
- *       /status}): an absent object is created; an existing one is merge-patched with the applied
- *       configuration, and a field the same field manager applied last time and leaves out now is
- *       removed, as a real server removes fields a manager gives up.
+ *       /status}): an absent object is created; into an existing one the applied configuration is
+ *       merged (RFC 7386) and the result stored as an update would be, and a field the same field
+ *       manager applied last time and leaves out now is removed, as a real server removes fields a
+ *       manager gives up.
+ *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
+ *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
+ *       leader election asks about Leases before it starts).
  * </ul>
  *
  * <p>Simplified, compared with a real server: one owner per field is not tracked across managers
@@ -61,6 +65,8 @@ import java.util.regex.Pattern;
  */
 public final class ApiServer implements Closeable {
   private static final String APPLY = "application/apply-patch+yaml";
+  private static final String RULES_REVIEW =
+      "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews";
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
   private static final ObjectMapper JSON = new ObjectMapper();
   private static final Pattern OBJECT = Pattern.compile("^(/apis?/.+?)/([a-z0-9.-]+)(/status)?$");
@@ -141,6 +147,18 @@ public final class ApiServer implements Closeable {
           return discovery;
         }
       }
+      if (request.getMethod().equals("POST") && bare.equals(RULES_REVIEW)) {
+        ObjectNode review = (ObjectNode) tree(request.getUtf8Body());
+        ObjectNode rule = JSON.createObjectNode();
+        rule.putArray("verbs").add("*");
+        rule.putArray("apiGroups").add("*");
+        rule.putArray("resources").add("*");
+        ObjectNode status = review.putObject("status");
+        status.putArray("resourceRules").add(rule);
+        status.putArray("nonResourceRules");
+        status.put("incomplete", false);
+        return json(201, review.toString());
+      }
       String type = request.getHeader("Content-Type");
       if (request.getMethod().equals("PATCH") && type != null && type.startsWith(APPLY)) {
         return apply(request, path, bare);
@@ -157,13 +175,17 @@ public final class ApiServer implements Closeable {
           JSON.valueToTree(SERIALIZATION.unmarshal(request.getUtf8Body(), Map.class));
       String manager = query(path, "fieldManager");
       String key = bare + " " + manager;
-      boolean exists = handleGet(m.group(1) + "/" + m.group(2)).code() == 200;
+      MockResponse live = handleGet(m.group(1) + "/" + m.group(2));
       MockResponse response;
-      if (!exists && m.group(3) == null) {
+      if (live.code() == 404 && m.group(3) == null) {
         response = super.dispatch(request("POST", m.group(1), "application/json", applied));
+      } else if (live.code() != 200) {
+        return live;
       } else {
-        JsonNode patch = mergePatch(lastApplied.get(key), applied);
-        response = super.dispatch(request("PATCH", bare, "application/merge-patch+json", patch));
+        // RFC 7386 applied here: the mock's own merge patch keeps null map values.
+        JsonNode merged =
+            mergeInto(tree(live.getBody().readUtf8()), mergePatch(lastApplied.get(key), applied));
+        response = super.dispatch(request("PUT", bare, "application/json", merged));
       }
       if (response.code() < 300) {
         lastApplied.put(key, applied);
@@ -269,6 +291,23 @@ public final class ApiServer implements Closeable {
       }
     }
     return patch;
+  }
+
+  /** {@code patch} merged into {@code target} (RFC 7386): null removes, objects merge. */
+  private static JsonNode mergeInto(JsonNode target, JsonNode patch) {
+    if (!(patch instanceof ObjectNode p)) {
+      return patch;
+    }
+    ObjectNode out = target instanceof ObjectNode t ? t.deepCopy() : JSON.createObjectNode();
+    for (Iterator<Map.Entry<String, JsonNode>> fields = p.fields(); fields.hasNext(); ) {
+      var f = fields.next();
+      if (f.getValue().isNull()) {
+        out.remove(f.getKey());
+      } else {
+        out.set(f.getKey(), mergeInto(out.get(f.getKey()), f.getValue()));
+      }
+    }
+    return out;
   }
 
   private static RecordedRequest request(String method, String path, String type, JsonNode body) {
