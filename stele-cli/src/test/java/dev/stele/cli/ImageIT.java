@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The container image: {@code deploy/image/build.sh} builds it from a clean clone of this commit
  * (given the distribution this build packaged, so Maven does not run twice), then it is run as a
- * cluster runs it. Needs podman as root, which {@code .ci/run} installs; without it these fail.
+ * cluster runs it. Needs podman as root, which {@code .ci/run} installs; without it these fail. The
+ * clone holds what is committed: a change to the Containerfile or the launcher is tested once it is
+ * committed.
  */
 class ImageIT {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -116,6 +118,27 @@ class ImageIT {
     assertThat(lines).contains("tmp-writable");
     assertThat(probe.exitCode()).isNotZero();
     assertThat(probe.err()).contains("/opt/stele/probe").contains("Read-only file system");
+  }
+
+  @Test
+  void backupAndVerifyWriteNothingButTheRepositoryNotEvenTmp() throws Exception {
+    Result backup =
+        container(
+            List.of(
+                "--read-only",
+                "--read-only-tmpfs=false",
+                "--tmpfs",
+                "/data",
+                "-e",
+                "STELE_PASSWORD=image-test",
+                "--entrypoint",
+                "sh"),
+            "-c",
+            "stele repo init --repo /data/r && stele snapshot create --repo /data/r /opt/stele/lib"
+                + " && stele verify --repo /data/r --read-data");
+
+    assertThat(backup.exitCode()).as(backup.out() + backup.err()).isZero();
+    assertThat(backup.out()).contains("no problems found");
   }
 
   /** {@code podman run} of the image with {@code options} and {@code args}; removed after. */
