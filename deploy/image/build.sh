@@ -33,11 +33,15 @@ case "$BASE" in
   */debian:*-slim) SUITE=${BASE##*:}; SUITE=${SUITE%-slim} ;;
   *) echo "build.sh: cannot make the base '$BASE' (one Debian slim image expected)" >&2; exit 1 ;;
 esac
-# The mirror apt on this machine uses (deb822 or one-line sources), else Debian's own.
-MIRROR=$({ cat /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null || true; } |
-  sed -n 's/^URIs: *\([^ ]*\).*/\1/p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) .*/\2/p' |
-  grep -v security | head -n1 || true)
+# The mirrors apt on this machine uses (deb822 or one-line sources), else Debian's own.
+apt_uris() {
+  { cat /etc/apt/sources.list.d/debian.sources /etc/apt/sources.list 2>/dev/null || true; } |
+    sed -n 's/^URIs: *\([^ ]*\).*/\1/p; s/^deb \(\[[^]]*\] \)\?\(http[^ ]*\) .*/\2/p'
+}
+MIRROR=$(apt_uris | grep -v security | head -n1 || true)
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
+SECURITY=$(apt_uris | grep security | head -n1 || true)
+SECURITY=${SECURITY:-http://deb.debian.org/debian-security}
 
 log() { echo "build.sh: $*" >&2; }
 
@@ -80,6 +84,22 @@ CFG
     "$root"/var/lib/apt/lists/* "$root"/var/log/*.log "$root"/var/cache/debconf/*-old
   find "$root/usr/share/locale" -mindepth 1 -maxdepth 1 ! -name locale.alias -exec rm -rf {} +
   printf 'APT::Install-Recommends "false";\n' >"$root/etc/apt/apt.conf.d/docker-no-recommends"
+  printf 'Acquire::Languages "none";\n' >"$root/etc/apt/apt.conf.d/docker-no-languages"
+  # The sources Debian's image has: the release, its updates and its security updates.
+  rm -f "$root/etc/apt/sources.list"
+  cat >"$root/etc/apt/sources.list.d/debian.sources" <<SOURCES
+Types: deb
+URIs: $MIRROR
+Suites: $SUITE $SUITE-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb
+URIs: $SECURITY
+Suites: $SUITE-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
   tar -C "$root" -c . | podman import --change 'CMD ["bash"]' - "$BASE" >&2
 }
 (
