@@ -12,6 +12,9 @@ import dev.stele.cli.cluster.OperatorCommand;
 import dev.stele.cli.cluster.RestoreWaitCommand;
 import dev.stele.cli.cluster.ScheduleCommand;
 import dev.stele.cli.cluster.UninstallCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -196,12 +199,25 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  /** The version from the jar's manifest, or "development" when run from classes. */
+  /**
+   * The version from the jar's manifest, or "(development build)" when run from classes, and the
+   * commit the build recorded ({@code dev/stele/cli/commit}, empty outside a git checkout).
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
+    public String[] getVersion() throws IOException {
       String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"stele " + (v == null ? "(development build)" : v)};
+      String commit = "";
+      try (InputStream in = Main.class.getResourceAsStream("commit")) {
+        if (in != null) {
+          commit = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+      }
+      return new String[] {
+        "stele "
+            + (v == null ? "(development build)" : v)
+            + (commit.isEmpty() ? "" : " (commit " + commit + ")")
+      };
     }
   }
 }
