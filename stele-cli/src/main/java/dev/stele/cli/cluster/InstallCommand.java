@@ -172,7 +172,14 @@ public final class InstallCommand extends ClusterCommand {
     }
     if (bucket != null) {
       installation.with(location());
-    } else if (secretFile != null || prefix != null || lockMode != null || endpoint != null) {
+    } else if (secretFile != null
+        || prefix != null
+        || endpoint != null
+        || region != null
+        || pathStyle
+        || !locationConfig.isEmpty()
+        || lockMode != null
+        || minRetention != null) {
       throw CliException.usage("the location's options need --bucket");
     }
     return installation.objects();

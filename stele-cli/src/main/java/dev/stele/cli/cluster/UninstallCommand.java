@@ -3,6 +3,7 @@ package dev.stele.cli.cluster;
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.operator.Durations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -50,22 +51,15 @@ public final class UninstallCommand extends ClusterCommand {
 
   @Override
   int run() throws InterruptedException {
-    Duration wait = dev.stele.operator.Durations.parse(timeout, null);
+    Duration wait = Durations.parse(timeout, null);
     if (wait == null) {
       throw CliException.usage("--timeout " + timeout + ": use a duration such as 90s or 2m");
     }
     List<HasMetadata> objects = Installation.base().inNamespace(namespace).objects();
-    for (HasMetadata o : objects) {
-      if (o instanceof Deployment || o instanceof DaemonSet) {
-        delete(o);
-      }
-    }
-    awaitPodsGone(objects, wait);
-    for (HasMetadata o : objects) {
-      if (!kept(o) && !(o instanceof Deployment || o instanceof DaemonSet)) {
-        delete(o);
-      }
-    }
+    List<HasMetadata> workloads = objects.stream().filter(UninstallCommand::workload).toList();
+    workloads.forEach(this::delete);
+    awaitPodsGone(workloads, wait);
+    objects.stream().filter(o -> !workload(o) && !kept(o)).forEach(this::delete);
     if (crds) {
       for (var bslr :
           client
@@ -97,7 +91,11 @@ public final class UninstallCommand extends ClusterCommand {
     return ExitCode.OK;
   }
 
-  private boolean kept(HasMetadata o) {
+  private static boolean workload(HasMetadata o) {
+    return o instanceof Deployment || o instanceof DaemonSet;
+  }
+
+  private static boolean kept(HasMetadata o) {
     return o.getKind().equals("Namespace") || o.getKind().equals("CustomResourceDefinition");
   }
 
@@ -106,17 +104,15 @@ public final class UninstallCommand extends ClusterCommand {
     out().println("deleted " + o.getKind() + " " + o.getMetadata().getName());
   }
 
-  /** Until no pod of the operator or the node agent is left, or a failure after {@code wait}. */
-  private void awaitPodsGone(List<HasMetadata> objects, Duration wait) throws InterruptedException {
+  /** Until no pod of {@code workloads} is left, or a failure after {@code wait}. */
+  private void awaitPodsGone(List<HasMetadata> workloads, Duration wait)
+      throws InterruptedException {
     long deadline = System.nanoTime() + wait.toNanos();
-    for (HasMetadata o : objects) {
+    for (HasMetadata o : workloads) {
       var labels =
           o instanceof Deployment d
               ? d.getSpec().getSelector().getMatchLabels()
-              : o instanceof DaemonSet ds ? ds.getSpec().getSelector().getMatchLabels() : null;
-      if (labels == null) {
-        continue;
-      }
+              : ((DaemonSet) o).getSpec().getSelector().getMatchLabels();
       while (!client.pods().inNamespace(namespace).withLabels(labels).list().getItems().isEmpty()) {
         if (System.nanoTime() > deadline) {
           throw new CliException(

@@ -286,6 +286,37 @@ class InstallCommandTest {
     assertThat(client.apps().deployments().inNamespace("stele").list().getItems()).isEmpty();
   }
 
+  @Test
+  void uninstallRemovesNothingMoreWhileTheOperatorsPodsRun() {
+    assertThat(k8s.run("install", "--apply").exitCode()).isEqualTo(ExitCode.OK);
+    client
+        .pods()
+        .inNamespace("stele")
+        .resource(
+            new io.fabric8.kubernetes.api.model.PodBuilder()
+                .withNewMetadata()
+                .withName("stele-operator-abc")
+                .addToLabels("app.kubernetes.io/name", "stele-operator")
+                .endMetadata()
+                .build())
+        .create();
+    repositoryWithDeletePolicy();
+
+    Cli.Run run = k8s.run("uninstall", "--crds", "--timeout", "1s");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.errorLines())
+        .containsExactly(
+            "stele: pods of stele-operator are still running after 1s; nothing else was"
+                + " removed: run stele uninstall again");
+    assertThat(client.rbac().clusterRoles().withName("stele-operator-restorer").get()).isNotNull();
+    assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
+        .hasSize(8);
+    assertThat(
+            k8s.get(BackupStorageLocationRepository.class, "team-a").getMetadata().getFinalizers())
+        .contains(UninstallCommand.FINALIZER);
+  }
+
   private BackupStorageLocationRepository repositoryWithDeletePolicy() {
     var spec = new BackupStorageLocationRepositorySpec();
     spec.backupStorageLocation = "default";
