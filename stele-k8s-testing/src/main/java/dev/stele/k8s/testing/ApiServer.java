@@ -60,8 +60,9 @@ import java.util.regex.Pattern;
  * managedFields} are not written into objects. The stele operator is the only field manager of the
  * fields it applies, so none of this changes what it sees.
  *
- * <p>Concurrency: requests come on the mock server's threads; the last applied configurations are
- * in a concurrent map, and the CRUD dispatcher locks its own store.
+ * <p>Concurrency: requests come on the mock server's threads; applies are serialized (each reads,
+ * then writes conditionally on the version it read, so a write by another client in between fails
+ * the apply with 409 instead of being lost), and the CRUD dispatcher locks its own store.
  */
 public final class ApiServer implements Closeable {
   private static final String APPLY = "application/apply-patch+yaml";
@@ -123,7 +124,7 @@ public final class ApiServer implements Closeable {
     return server.createClient();
   }
 
-  /** {@code http://127.0.0.1:PORT}. */
+  /** {@code http://localhost:PORT}: the loopback interface. */
   public String url() {
     return "http://" + server.getHostName() + ":" + server.getPort();
   }
@@ -166,7 +167,11 @@ public final class ApiServer implements Closeable {
       return super.dispatch(request);
     }
 
-    private MockResponse apply(RecordedRequest request, String path, String bare) {
+    /**
+     * One apply at a time (a read, then a write conditional on the version read): a write by
+     * another client in between makes this apply fail with 409, where a real server would merge.
+     */
+    private synchronized MockResponse apply(RecordedRequest request, String path, String bare) {
       Matcher m = OBJECT.matcher(bare);
       if (!m.matches()) {
         return json(400, "{\"kind\":\"Status\",\"message\":\"not an object: " + bare + "\"}");
