@@ -298,9 +298,18 @@ class ContainerEndToEndIT {
     assertThat(holder()).isNullOrEmpty();
     Result logs = run(tmp, Duration.ofMinutes(1), "podman", "logs", operator);
     assertThat(logs.out()).contains("stele operator stopped");
+    assertOneJsonObjectPerLine(logs.err());
+    Result agentLogs = run(tmp, Duration.ofMinutes(1), "podman", "logs", agent);
+    assertOneJsonObjectPerLine(agentLogs.err());
+  }
+
+  private static void assertOneJsonObjectPerLine(String log) throws IOException {
+    List<String> lines = log.lines().toList();
+    assertThat(lines).isNotEmpty();
     ObjectMapper json = new ObjectMapper();
-    for (String line : logs.err().lines().toList()) {
-      assertThat(json.readTree(line).has("level")).as(line).isTrue();
+    for (String line : lines) {
+      var event = json.readTree(line);
+      assertThat(event.has("level") && event.has("formattedMessage")).as(line).isTrue();
     }
   }
 
