@@ -2,11 +2,19 @@ package dev.stele.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
 import dev.stele.cli.cluster.BackupCommand;
+import dev.stele.cli.cluster.InstallCommand;
 import dev.stele.cli.cluster.NodeAgentCommand;
 import dev.stele.cli.cluster.OperatorCommand;
 import dev.stele.cli.cluster.RestoreWaitCommand;
 import dev.stele.cli.cluster.ScheduleCommand;
+import dev.stele.cli.cluster.UninstallCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -40,6 +48,8 @@ import picocli.CommandLine.Spec;
       RepairCommand.class,
       MaintenanceCommand.class,
       DemoCommand.class,
+      InstallCommand.class,
+      UninstallCommand.class,
       OperatorCommand.class,
       BackupCommand.class,
       ScheduleCommand.class,
@@ -60,6 +70,15 @@ public final class Main implements Callable<Integer> {
       description = "Log what is happening (INFO level).")
   boolean verbose;
 
+  @Option(
+      names = "--log-format",
+      scope = ScopeType.INHERIT,
+      paramLabel = "FORMAT",
+      description =
+          "text (default): one short line per event; json: one JSON object per line, for a"
+              + " log collector (what the operator and node agent containers use).")
+  String logFormat;
+
   @Spec CommandSpec spec;
 
   final CliEnvironment env;
@@ -77,7 +96,13 @@ public final class Main implements Callable<Integer> {
     List<String> options = optionsBeforeEnd(args);
     boolean debug = options.contains("--debug");
     boolean verbose = options.contains("--verbose") || options.contains("-v");
-    configureLogging(debug, verbose);
+    String logFormat = logFormat(options);
+    if (logFormat != null && !logFormat.matches("(?i)text|json")) {
+      env.err().println("stele: --log-format " + logFormat + ": use text or json");
+      env.err().flush();
+      return ExitCode.USAGE;
+    }
+    configureLogging(debug, verbose, logFormat);
     CommandLine cli = commandLine(env);
     cli.setExecutionExceptionHandler((e, line, parsed) -> fail(env, e, debug));
     cli.setParameterExceptionHandler(
@@ -137,18 +162,63 @@ public final class Main implements Callable<Integer> {
     return Arrays.asList(args).subList(0, end < 0 ? args.length : end);
   }
 
-  private static void configureLogging(boolean debug, boolean verbose) {
+  /** The value of {@code --log-format}, as picocli will read it, or null. */
+  private static String logFormat(List<String> options) {
+    for (int i = 0; i < options.size(); i++) {
+      String o = options.get(i);
+      if (o.startsWith("--log-format=")) {
+        return o.substring("--log-format=".length());
+      }
+      if (o.equals("--log-format") && i + 1 < options.size()) {
+        return options.get(i + 1);
+      }
+    }
+    return null;
+  }
+
+  private static void configureLogging(boolean debug, boolean verbose, String format) {
     if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
       root.setLevel(debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN);
+      if ("json".equalsIgnoreCase(format)
+          && root.getAppender("stderr") instanceof ConsoleAppender<ILoggingEvent> stderr
+          && !(stderr.getEncoder() instanceof JsonEncoder)) {
+        // Each event one JSON object on one line (timestamp, level, thread, logger, message,
+        // and any exception as a nested object), which log collectors parse without rules.
+        JsonEncoder json = new JsonEncoder();
+        json.setContext(root.getLoggerContext());
+        json.setWithFormattedMessage(true);
+        json.setWithMessage(false);
+        json.setWithArguments(false);
+        json.setWithContext(false);
+        json.setWithSequenceNumber(false);
+        json.setWithNanoseconds(false);
+        json.start();
+        stderr.stop();
+        stderr.setEncoder(json);
+        stderr.start();
+      }
     }
   }
 
-  /** The version from the jar's manifest, or "development" when run from classes. */
+  /**
+   * The version from the jar's manifest, or "(development build)" when run from classes, and the
+   * commit the build recorded ({@code dev/stele/cli/commit}, empty outside a git checkout).
+   */
   static final class Version implements CommandLine.IVersionProvider {
     @Override
-    public String[] getVersion() {
+    public String[] getVersion() throws IOException {
       String v = Main.class.getPackage().getImplementationVersion();
-      return new String[] {"stele " + (v == null ? "(development build)" : v)};
+      String commit = "";
+      try (InputStream in = Main.class.getResourceAsStream("commit")) {
+        if (in != null) {
+          commit = new String(in.readAllBytes(), StandardCharsets.UTF_8).strip();
+        }
+      }
+      return new String[] {
+        "stele "
+            + (v == null ? "(development build)" : v)
+            + (commit.isEmpty() ? "" : " (commit " + commit + ")")
+      };
     }
   }
 }

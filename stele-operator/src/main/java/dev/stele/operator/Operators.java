@@ -3,6 +3,7 @@ package dev.stele.operator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
+import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import java.util.List;
 
@@ -21,19 +22,26 @@ public final class Operators {
    * @param serverSideApply true in production; tests against fabric8's mock server, which answers
    *     415 to apply patches, turn it off
    * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
+   * @param leaderElection null: every process reconciles (the node agent, one per node); else only
+   *     the holder of that Lease does, while the others keep their informers synced and wait
    */
   public static Operator create(
       KubernetesClient client,
       boolean serverSideApply,
       String namespace,
-      List<Reconciler<? extends HasMetadata>> reconcilers) {
+      List<Reconciler<? extends HasMetadata>> reconcilers,
+      LeaderElectionConfiguration leaderElection) {
     Operator operator =
         new Operator(
-            o ->
-                o.withKubernetesClient(client)
-                    .withCloseClientOnStop(false)
-                    .withUseSSAToPatchPrimaryResource(serverSideApply)
-                    .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply));
+            o -> {
+              o.withKubernetesClient(client)
+                  .withCloseClientOnStop(false)
+                  .withUseSSAToPatchPrimaryResource(serverSideApply)
+                  .withSSABasedCreateUpdateMatchForDependentResources(serverSideApply);
+              if (leaderElection != null) {
+                o.withLeaderElectionConfiguration(leaderElection);
+              }
+            });
     for (var reconciler : reconcilers) {
       register(operator, reconciler, namespace);
     }

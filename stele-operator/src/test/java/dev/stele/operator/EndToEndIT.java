@@ -17,6 +17,7 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.volume.NodeAgent;
 import dev.stele.operator.volume.NodeSettings;
 import dev.stele.testing.RandomTree;
@@ -28,18 +29,12 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
-import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
-import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import io.fabric8.mockwebserver.Context;
-import io.fabric8.mockwebserver.MockWebServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -51,11 +46,12 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The whole system, as a cluster runs it: the operator ({@link SteleOperator}) and a node agent
- * ({@link NodeAgent}) on real java-operator-sdk Operators against fabric8's CRUD mock API server, a
- * Ceph RGW bucket under a COMPLIANCE lock, and directories standing in for the kubelet's pod
- * volumes ({@link FakeKubelet}). The test acts as kubectl and as the kubelet and only waits for the
- * operator to act. Every store either cluster's processes open is audited: no key is written twice
- * and no delete is attempted on a retained blob.
+ * ({@link NodeAgent}) on real java-operator-sdk Operators in production's configuration
+ * (server-side apply on) against the test API server ({@link ApiServer}: fabric8's CRUD mock with
+ * apply patches and discovery), a Ceph RGW bucket under a COMPLIANCE lock, and directories standing
+ * in for the kubelet's pod volumes ({@link FakeKubelet}). The test acts as kubectl and as the
+ * kubelet and only waits for the operator to act. Every store either cluster's processes open is
+ * audited: no key is written twice and no delete is attempted on a retained blob.
  *
  * <p>The story: a backup of two namespaces whose pod volumes complete only after the operator was
  * stopped while waiting for them (and one volume fails); a restore into mapped namespaces with
@@ -63,17 +59,17 @@ import org.junit.jupiter.api.io.TempDir;
  * reported by maintenance; a second, empty cluster pointed at the same bucket syncs the remaining
  * backup and restores it.
  */
-@EnableKubernetesMockClient(crud = true)
 class EndToEndIT {
   static final long T0 = System.nanoTime();
   static final Duration TIMEOUT = Duration.ofSeconds(90);
-  static KubernetesClient client;
+  final ApiServer server = new ApiServer();
+  final KubernetesClient client = server.client();
 
   @TempDir Path base;
   OperatorFixture op;
   SteleOperator operator;
   NodeAgent agent;
-  KubernetesMockServer serverB;
+  ApiServer serverB;
   KubernetesClient clientB;
   OperatorFixture opB;
   SteleOperator operatorB;
@@ -90,9 +86,14 @@ class EndToEndIT {
         // stopping is best effort; the assertions below are what matters
       }
     }
-    if (serverB != null) {
-      serverB.destroy();
+    if (clientB != null) {
+      clientB.close();
     }
+    if (serverB != null) {
+      serverB.close();
+    }
+    client.close();
+    server.close();
     op.assertWriteOnce();
     if (opB != null) {
       opB.assertWriteOnce();
@@ -117,7 +118,7 @@ class EndToEndIT {
     String bucket = RgwOperatorIT.bucket(true);
     credentials(op, rgw);
     op.bsl("default", RgwOperatorIT.spec(bucket, "Compliance", "1d"));
-    operator = SteleOperator.start(client, settings(op), -1, false, NS);
+    operator = SteleOperator.start(client, settings(op), -1, true, NS);
     await("repository Ready", () -> op.bslr("default"), r -> ready(r));
 
     // Two applications with data in their pod volumes; one volume's directory is gone.
@@ -161,7 +162,7 @@ class EndToEndIT {
     // The operator is killed while waiting; the node agent starts and serves the volumes.
     operator.close();
     operator = null;
-    agent = NodeAgent.start(client, settings(op), node(kubelet), NS, false);
+    agent = NodeAgent.start(client, settings(op), node(kubelet), NS, true);
     await(
         "volumes finished",
         () ->
@@ -179,7 +180,7 @@ class EndToEndIT {
                         p.startsWith(PodVolumeStatus.COMPLETED)
                             || p.startsWith(PodVolumeStatus.FAILED)));
     assertThat(op.backup("nightly").getStatus().phase).isEqualTo("WaitingForVolumes");
-    operator = SteleOperator.start(client, settings(op), -1, false, NS);
+    operator = SteleOperator.start(client, settings(op), -1, true, NS);
     Backup nightly =
         await("nightly finished", () -> op.backup("nightly"), b -> finalPhase(b.getStatus()));
     BackupStatus ns = nightly.getStatus();
@@ -251,24 +252,17 @@ class EndToEndIT {
     assertThat(run.result).isNotEqualTo("Failed");
 
     // A new, empty cluster, the same bucket and password: sync brings nightly, not weekly.
-    serverB =
-        new KubernetesMockServer(
-            new Context(),
-            new MockWebServer(),
-            new HashMap<>(),
-            new KubernetesCrudDispatcher(),
-            false);
-    serverB.init();
-    clientB = serverB.createClient();
+    serverB = new ApiServer();
+    clientB = serverB.client();
     opB = new OperatorFixture(clientB, op.clock);
     credentials(opB, rgw);
     opB.secret(
         "default-repository-password",
         Map.of("password", op.secretValue("default-repository-password", "password")));
     opB.bsl("default", RgwOperatorIT.spec(bucket, "Compliance", "1d"));
-    operatorB = SteleOperator.start(clientB, settings(opB), -1, false, NS);
+    operatorB = SteleOperator.start(clientB, settings(opB), -1, true, NS);
     FakeKubelet kubeletB = new FakeKubelet(clientB, "node-b", base.resolve("kubelet-b"));
-    agentB = NodeAgent.start(clientB, settings(opB), node(kubeletB), NS, false);
+    agentB = NodeAgent.start(clientB, settings(opB), node(kubeletB), NS, true);
     await("B location", () -> opB.bsl("default"), b -> b.getStatus() != null);
     await("B repository Ready", () -> opB.bslr("default"), r -> ready(r));
     Backup synced =

@@ -142,8 +142,8 @@ abstract class ClusterCommand extends StelCommand {
           ExitCode.NOT_FOUND,
           "the cluster at "
               + server
-              + " does not know Stele's resources (stele.dev): install the CRDs with kubectl"
-              + " apply -f deploy/crds/",
+              + " does not know Stele's resources (stele.dev): install them with stele install"
+              + " --apply",
           e);
     }
     String line = said != null ? said : firstLine(e.getMessage());

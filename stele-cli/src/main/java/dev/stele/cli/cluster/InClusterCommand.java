@@ -1,10 +1,13 @@
 package dev.stele.cli.cluster;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.StelCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.LoggerFactory;
 
 /**
  * Base of the commands that run a service inside a cluster until the process is stopped ({@code
@@ -32,6 +35,11 @@ abstract class InClusterCommand<S extends AutoCloseable> extends StelCommand {
   @Override
   public final Integer call() throws Exception {
     check();
+    // A service says what it does (INFO), where a command a person runs stays quiet.
+    if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root
+        && !root.isInfoEnabled()) {
+      root.setLevel(Level.INFO);
+    }
     CountDownLatch stopped = new CountDownLatch(1);
     CountDownLatch closed = new CountDownLatch(1);
     // On SIGTERM the JVM runs this hook and exits when it returns: it waits (a while) until the

@@ -5,6 +5,7 @@ import dev.stele.operator.Settings;
 import dev.stele.operator.volume.NodeAgent;
 import dev.stele.operator.volume.NodeSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -37,6 +38,14 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
           "The kubelet's root directory; pod volumes are under DIR/pods. Default: ${DEFAULT-VALUE}.")
   Path kubeletRoot;
 
+  @Option(
+      names = "--health-port",
+      paramLabel = "PORT",
+      defaultValue = "8081",
+      description =
+          "Serve the probes /healthz and /readyz at PORT (-1: none). Default: ${DEFAULT-VALUE}.")
+  int healthPort;
+
   private String nodeName;
   private NodeSettings settings;
 
@@ -58,8 +67,8 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
 
   // A backup or restore cut short is resumed or redone by the next agent on this node.
   @Override
-  NodeAgent start(KubernetesClient client, String namespace) {
-    return NodeAgent.start(client, Settings.defaults(), settings, namespace, true);
+  NodeAgent start(KubernetesClient client, String namespace) throws IOException {
+    return NodeAgent.start(client, Settings.defaults(), settings, namespace, true, healthPort);
   }
 
   @Override
@@ -69,6 +78,8 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
         + " "
         + where
         + "; volumes under "
-        + settings.kubeletRoot().resolve("pods");
+        + settings.kubeletRoot().resolve("pods")
+        + "; probes on port "
+        + agent.healthPort();
   }
 }

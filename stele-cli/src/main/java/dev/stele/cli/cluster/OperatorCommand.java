@@ -24,8 +24,19 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
       paramLabel = "PORT",
       defaultValue = "8080",
       description =
-          "Serve Prometheus metrics on /metrics at PORT (-1: none). Default: ${DEFAULT-VALUE}.")
+          "Serve Prometheus metrics on /metrics, and the probes /healthz and /readyz, at PORT"
+              + " (-1: none). Default: ${DEFAULT-VALUE}.")
   int metricsPort;
+
+  @Option(
+      names = "--leader-election",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Reconcile only while holding the Lease stele-operator, so that replicas are safe"
+              + " (default); --no-leader-election for a single process without a Lease.")
+  boolean leaderElection;
 
   public OperatorCommand() {
     super("operator");
@@ -33,11 +44,20 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
 
   @Override
   SteleOperator start(KubernetesClient client, String namespace) throws IOException {
-    return SteleOperator.start(client, Settings.defaults(), metricsPort, true, namespace);
+    return SteleOperator.start(
+        client,
+        Settings.defaults(),
+        metricsPort,
+        true,
+        namespace,
+        leaderElection ? SteleOperator.leaderElection(namespace) : null);
   }
 
   @Override
   String running(SteleOperator operator, String where) {
-    return where + "; metrics on port " + operator.metricsPort();
+    return where
+        + "; metrics and probes on port "
+        + operator.metricsPort()
+        + (leaderElection ? "; reconciling while it holds the Lease " + SteleOperator.LEASE : "");
   }
 }

@@ -80,8 +80,8 @@ class ClusterErrorsTest {
         .containsExactly(
             "stele: the cluster at "
                 + client.getMasterUrl()
-                + " does not know Stele's resources (stele.dev): install the CRDs with kubectl"
-                + " apply -f deploy/crds/");
+                + " does not know Stele's resources (stele.dev): install them with stele"
+                + " install --apply");
   }
 
   @Test

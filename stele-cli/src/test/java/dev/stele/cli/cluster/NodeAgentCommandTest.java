@@ -162,7 +162,9 @@ class NodeAgentCommandTest {
             Map.of("WATCH_NAMESPACE", NS, "NODE_NAME", "node-1"),
             "node-agent",
             "--kubelet-root",
-            dir.resolve("kubelet").toString());
+            dir.resolve("kubelet").toString(),
+            "--health-port",
+            "0");
     try {
       String first =
           await(
@@ -171,11 +173,29 @@ class NodeAgentCommandTest {
                   l -> l.isPresent() || !process.isAlive())
               .orElseThrow(() -> new AssertionError("exited; stderr: " + stderr()));
       assertThat(first)
-          .isEqualTo(
+          .startsWith(
               "stele node-agent running for node node-1 against "
                   + client.getMasterUrl()
                   + " (namespace stele); volumes under "
-                  + dir.resolve("kubelet/pods"));
+                  + dir.resolve("kubelet/pods")
+                  + "; probes on port ");
+      int healthPort = Integer.parseInt(first.substring(first.lastIndexOf(' ') + 1));
+      var http = java.net.http.HttpClient.newHttpClient();
+      java.util.function.Function<String, Integer> probe =
+          path -> {
+            try {
+              return http.send(
+                      java.net.http.HttpRequest.newBuilder(
+                              java.net.URI.create("http://localhost:" + healthPort + path))
+                          .build(),
+                      java.net.http.HttpResponse.BodyHandlers.discarding())
+                  .statusCode();
+            } catch (Exception e) {
+              throw new AssertionError(e);
+            }
+          };
+      assertThat(probe.apply("/healthz")).isEqualTo(200);
+      await("the agent ready", () -> probe.apply("/readyz"), code -> code == 200);
       System.err.printf(
           "NodeAgentCommandTest: running after %d ms%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));

@@ -1,10 +1,15 @@
 package dev.stele.operator.volume;
 
+import com.sun.net.httpserver.HttpServer;
+import dev.stele.operator.HealthEndpoints;
 import dev.stele.operator.Operators;
 import dev.stele.operator.Settings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
 import java.util.List;
 
 /**
@@ -22,13 +27,15 @@ public final class NodeAgent implements Closeable {
   public static final String COMPONENT = "stele-node-agent";
 
   private final Operator operator;
+  private final HttpServer health;
 
-  private NodeAgent(Operator operator) {
+  private NodeAgent(Operator operator, HttpServer health) {
     this.operator = operator;
+    this.health = health;
   }
 
   /**
-   * Starts the agent.
+   * Starts the agent, without probes.
    *
    * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
    */
@@ -38,6 +45,28 @@ public final class NodeAgent implements Closeable {
       NodeSettings node,
       String namespace,
       boolean serverSideApply) {
+    try {
+      return start(client, settings, node, namespace, serverSideApply, -1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // no server: nothing to fail
+    }
+  }
+
+  /**
+   * Starts the agent. Every agent reconciles (one per node, each its own node's requests): there is
+   * no leader election.
+   *
+   * @param healthPort the port of {@code /healthz} and {@code /readyz} ({@link HealthEndpoints}),
+   *     or a negative number for none
+   */
+  public static NodeAgent start(
+      KubernetesClient client,
+      Settings settings,
+      NodeSettings node,
+      String namespace,
+      boolean serverSideApply,
+      int healthPort)
+      throws IOException {
     Operator operator =
         Operators.create(
             client,
@@ -45,13 +74,35 @@ public final class NodeAgent implements Closeable {
             namespace,
             List.of(
                 new PodVolumeBackupReconciler(client, settings, node),
-                new PodVolumeRestoreReconciler(client, settings, node)));
-    operator.start();
-    return new NodeAgent(operator);
+                new PodVolumeRestoreReconciler(client, settings, node)),
+            null);
+    HttpServer health = null;
+    if (healthPort >= 0) {
+      health = HttpServer.create(new InetSocketAddress(healthPort), 0);
+      HealthEndpoints.add(health, operator);
+      health.start();
+    }
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      if (health != null) {
+        health.stop(0); // its thread would keep the process alive
+      }
+      throw e;
+    }
+    return new NodeAgent(operator, health);
+  }
+
+  /** The port of the probes, or -1. */
+  public int healthPort() {
+    return health == null ? -1 : health.getAddress().getPort();
   }
 
   @Override
   public void close() {
     operator.stop();
+    if (health != null) {
+      health.stop(0);
+    }
   }
 }

@@ -1,0 +1,475 @@
+package dev.stele.cli.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stele.cli.Cli;
+import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupSpec;
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.testing.ApiServer;
+import dev.stele.testing.RandomTree;
+import dev.stele.testing.TreeAssert;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The operator and the node agent as containers of the image ({@code deploy/image/build.sh}), each
+ * run with the arguments of the Deployment and DaemonSet that {@code stele install --apply}
+ * created, against the test API server ({@link ApiServer}) on the host's loopback (the containers
+ * use the host's network): a filesystem location mounted at {@code /backups} in both, a pod volume
+ * directory mounted as the kubelet's pod directory in the node agent. A Backup with one pod volume
+ * completes and restores byte-exact, as {@code EndToEndIT} proves in one JVM; the operator runs
+ * with server-side apply and leader election, logs JSON, and stops on SIGTERM releasing its Lease.
+ * Needs podman as root ({@code .ci/run} installs it); fails without it.
+ */
+class ContainerEndToEndIT {
+  private static final Path CHECKOUT = Path.of("").toAbsolutePath().getParent();
+  private static final String ID = UUID.randomUUID().toString().substring(0, 8);
+  private static final String IMAGE = "localhost/stele:e2e-" + ID;
+  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final String NS = "stele";
+  private static final int STELE_UID = 10001;
+
+  record Result(int exitCode, String out, String err) {}
+
+  @TempDir static Path tmp;
+  @TempDir Path dir;
+
+  ApiServer server;
+  KubernetesClient client;
+  final List<String> containers = new ArrayList<>();
+
+  @BeforeAll
+  static void buildImage() throws Exception {
+    Result built = run(CHECKOUT, Duration.ofMinutes(30), "deploy/image/build.sh", "--tag", IMAGE);
+    assertThat(built.exitCode()).as(built.err()).isZero();
+  }
+
+  @AfterAll
+  static void removeImage() throws Exception {
+    run(tmp, Duration.ofMinutes(1), "podman", "rmi", "--ignore", IMAGE);
+  }
+
+  @AfterEach
+  void stop() throws Exception {
+    for (String name : containers) {
+      Result logs = run(tmp, Duration.ofMinutes(1), "podman", "logs", name);
+      System.err.printf("--- %s%n%s%s", name, logs.out(), tail(logs.err(), 40));
+      run(tmp, Duration.ofMinutes(1), "podman", "rm", "--force", "--ignore", name);
+    }
+    if (client != null) {
+      client.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+  }
+
+  @Test
+  void aBackupWithAPodVolumeCompletesAndRestoresByteExactThroughTheImage() throws Exception {
+    server = new ApiServer();
+    client = server.client();
+    Path kubeconfig = dir.resolve("kubeconfig");
+    ClusterFixture.writeKubeconfig(kubeconfig, "mock", server.url(), NS);
+    Path backups = Files.createDirectories(dir.resolve("backups/bucket")).getParent();
+    chown(backups, STELE_UID);
+    Path pods = Files.createDirectories(dir.resolve("kubelet/pods"));
+
+    Cli.Run install =
+        new Cli(null, null)
+            .run(
+                "install",
+                "--apply",
+                "--kubeconfig",
+                kubeconfig.toString(),
+                "--image",
+                IMAGE,
+                "--bucket",
+                "bucket",
+                "--provider",
+                "filesystem",
+                "--backup-location-config",
+                "path=/backups");
+    assertThat(install.exitCode()).as(install.stderr()).isEqualTo(ExitCode.OK);
+
+    // The containers as the applied Deployment and DaemonSet describe them; ports on the host's
+    // network are taken by whatever else runs here, so each gets a free one.
+    Container operatorSpec =
+        client
+            .apps()
+            .deployments()
+            .inNamespace(NS)
+            .withName("stele-operator")
+            .get()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0);
+    Container agentSpec =
+        client
+            .apps()
+            .daemonSets()
+            .inNamespace(NS)
+            .withName("stele-node-agent")
+            .get()
+            .getSpec()
+            .getTemplate()
+            .getSpec()
+            .getContainers()
+            .get(0);
+    assertThat(operatorSpec.getImage()).isEqualTo(IMAGE);
+    int metricsPort = freePort();
+    int healthPort = freePort();
+    List<String> common =
+        List.of(
+            "--network=host",
+            "-v",
+            kubeconfig + ":/kube/config:ro",
+            "-e",
+            "KUBECONFIG=/kube/config",
+            "-e",
+            "WATCH_NAMESPACE=" + NS,
+            "-v",
+            backups + ":/backups");
+    String operator =
+        start(
+            "operator",
+            Stream.concat(
+                    common.stream(),
+                    Stream.of(
+                        "--read-only",
+                        "--read-only-tmpfs=false",
+                        "--tmpfs",
+                        "/tmp",
+                        "-e",
+                        "HOSTNAME=stele-operator-" + ID))
+                .toList(),
+            withPort(operatorSpec.getArgs(), "--metrics-port", metricsPort));
+    String agent =
+        start(
+            "node-agent",
+            Stream.concat(
+                    common.stream(),
+                    Stream.of(
+                        "--user",
+                        "0",
+                        "-e",
+                        "NODE_NAME=node-1",
+                        "-v",
+                        pods + ":/var/lib/kubelet/pods"))
+                .toList(),
+            withPort(agentSpec.getArgs(), "--health-port", healthPort));
+
+    await("the operator ready", () -> status(metricsPort, "/readyz") == 200);
+    await("the node agent ready", () -> status(healthPort, "/readyz") == 200);
+    await("the Lease held", () -> ("stele-operator-" + ID).equals(holder()));
+    await(
+        "location Available",
+        () -> {
+          var b = client.resources(BackupStorageLocation.class).inNamespace(NS).withName("default");
+          return b.get().getStatus() != null && "Available".equals(b.get().getStatus().phase);
+        });
+    await(
+        "repository Ready",
+        () -> {
+          var r =
+              client
+                  .resources(BackupStorageLocationRepository.class)
+                  .inNamespace(NS)
+                  .withName("default")
+                  .get();
+          return r != null && r.getStatus() != null && "Ready".equals(r.getStatus().phase);
+        });
+
+    // An application with data in its pod volume, on node-1.
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName("app").endMetadata().build())
+        .create();
+    Pod web = pod("app", "web", "node-1");
+    Path source = volume(pods, web);
+    new RandomTree(7).files(40).maxFileSize(1 << 20).writeTo(source);
+
+    Backup backup = new Backup();
+    backup.setMetadata(new ObjectMetaBuilder().withName("nightly").withNamespace(NS).build());
+    backup.setSpec(new BackupSpec());
+    backup.getSpec().includedNamespaces = List.of("app");
+    client.resource(backup).create();
+    Backup done =
+        await(
+            "nightly finished",
+            () -> client.resources(Backup.class).inNamespace(NS).withName("nightly").get(),
+            b ->
+                b.getStatus() != null
+                    && List.of("Completed", "PartiallyFailed", "Failed")
+                        .contains(b.getStatus().phase));
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo("Completed");
+    assertThat(done.getStatus().volumesCompleted).isEqualTo(1);
+
+    Restore restore = new Restore();
+    restore.setMetadata(new ObjectMetaBuilder().withName("copy").withNamespace(NS).build());
+    restore.setSpec(new RestoreSpec());
+    restore.getSpec().backupName = "nightly";
+    restore.getSpec().namespaceMapping = Map.of("app", "app-copy");
+    client.resource(restore).create();
+    // The kubelet's part: the restored pod is scheduled to node-1 and gets its volume directory.
+    Pod copy =
+        await(
+            "the restored pod",
+            () -> client.pods().inNamespace("app-copy").withName("web").get(),
+            p -> true);
+    copy =
+        client
+            .pods()
+            .inNamespace("app-copy")
+            .withName("web")
+            .edit(
+                p -> {
+                  p.getSpec().setNodeName("node-1");
+                  return p;
+                });
+    Path restored = volume(pods, copy);
+    Restore finished =
+        await(
+            "restore finished",
+            () -> client.resources(Restore.class).inNamespace(NS).withName("copy").get(),
+            r ->
+                r.getStatus() != null
+                    && List.of("Completed", "PartiallyFailed", "Failed")
+                        .contains(r.getStatus().phase));
+    assertThat(finished.getStatus().phase).as(finished.getStatus().message).isEqualTo("Completed");
+    // The node agent's mark that the volume is filled (restore-wait waits for it), then the data.
+    Path mark = restored.resolve(".stele").resolve(finished.getMetadata().getUid());
+    assertThat(mark).exists();
+    Files.delete(mark);
+    Files.delete(mark.getParent());
+    TreeAssert.assertSameTree(source, restored);
+
+    System.err.printf(
+        "ContainerEndToEndIT: peak RSS operator %d MiB, node agent %d MiB%n",
+        peakRssKiB(operator) / 1024, peakRssKiB(agent) / 1024);
+
+    // SIGTERM, as the kubelet stops a pod: the operator stops, says so, and lets go of the Lease.
+    Result stopped = run(tmp, Duration.ofMinutes(1), "podman", "stop", "--time", "30", operator);
+    assertThat(stopped.exitCode()).as(stopped.err()).isZero();
+    Result state =
+        run(
+            tmp,
+            Duration.ofMinutes(1),
+            "podman",
+            "inspect",
+            "--format",
+            "{{.State.ExitCode}}",
+            operator);
+    assertThat(state.out().strip()).isEqualTo("143");
+    assertThat(holder()).isNullOrEmpty();
+    Result logs = run(tmp, Duration.ofMinutes(1), "podman", "logs", operator);
+    assertThat(logs.out()).contains("stele operator stopped");
+    assertOneJsonObjectPerLine(logs.err());
+    Result agentLogs = run(tmp, Duration.ofMinutes(1), "podman", "logs", agent);
+    assertOneJsonObjectPerLine(agentLogs.err());
+  }
+
+  private static void assertOneJsonObjectPerLine(String log) throws IOException {
+    List<String> lines = log.lines().toList();
+    assertThat(lines).isNotEmpty();
+    ObjectMapper json = new ObjectMapper();
+    for (String line : lines) {
+      var event = json.readTree(line);
+      assertThat(event.has("level") && event.has("formattedMessage")).as(line).isTrue();
+    }
+  }
+
+  private Pod pod(String namespace, String name, String node) {
+    return client
+        .pods()
+        .inNamespace(namespace)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .withUid(UUID.randomUUID().toString())
+                .addToAnnotations(StelApi.BACKUP_VOLUMES_ANNOTATION, "data")
+                .endMetadata()
+                .withNewSpec()
+                .withNodeName(node)
+                .addNewContainer()
+                .withName("app")
+                .withImage("busybox")
+                .endContainer()
+                .addNewVolume()
+                .withName("data")
+                .withNewEmptyDir()
+                .endEmptyDir()
+                .endVolume()
+                .endSpec()
+                .withNewStatus()
+                .withPhase("Running")
+                .endStatus()
+                .build())
+        .create();
+  }
+
+  private static Path volume(Path pods, Pod pod) throws IOException {
+    return Files.createDirectories(
+        pods.resolve(pod.getMetadata().getUid() + "/volumes/kubernetes.io~empty-dir/data"));
+  }
+
+  private String start(String role, List<String> options, List<String> args) throws Exception {
+    String name = "stele-e2e-" + ID + "-" + role;
+    List<String> command = new ArrayList<>(List.of("podman", "run", "-d", "--name", name));
+    command.addAll(options);
+    command.add(IMAGE);
+    command.addAll(args);
+    containers.add(name);
+    Result started = run(tmp, Duration.ofMinutes(1), command.toArray(String[]::new));
+    assertThat(started.exitCode()).as(started.err()).isZero();
+    return name;
+  }
+
+  /** {@code args} with the value after {@code option} replaced by {@code port}. */
+  private static List<String> withPort(List<String> args, String option, int port) {
+    List<String> out = new ArrayList<>(args);
+    int i = out.indexOf(option);
+    assertThat(i).as(option + " in " + args).isNotNegative();
+    out.set(i + 1, Integer.toString(port));
+    return out;
+  }
+
+  private String holder() {
+    Lease lease = client.leases().inNamespace(NS).withName("stele-operator").get();
+    return lease == null ? null : lease.getSpec().getHolderIdentity();
+  }
+
+  /** The container's main process's peak resident set (VmHWM), in KiB. */
+  private static long peakRssKiB(String container) throws Exception {
+    String pid =
+        run(
+                tmp,
+                Duration.ofMinutes(1),
+                "podman",
+                "inspect",
+                "--format",
+                "{{.State.Pid}}",
+                container)
+            .out()
+            .strip();
+    for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
+      if (line.startsWith("VmHWM:")) {
+        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+      }
+    }
+    throw new AssertionError("no VmHWM for " + container);
+  }
+
+  private static int status(int port, String path) {
+    try {
+      return HttpClient.newHttpClient()
+          .send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.discarding())
+          .statusCode();
+    } catch (IOException e) {
+      return -1;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return -1;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+  private static void chown(Path path, int uid) throws Exception {
+    Result r = run(tmp, Duration.ofMinutes(1), "chown", "-R", uid + ":" + uid, path.toString());
+    assertThat(r.exitCode()).as(r.err()).isZero();
+  }
+
+  interface Check {
+    boolean ok() throws Exception;
+  }
+
+  private static void await(String what, Check check) throws Exception {
+    await(what, () -> check.ok() ? Boolean.TRUE : null, b -> true);
+  }
+
+  interface Probe<T> {
+    T get() throws Exception;
+  }
+
+  private static <T> T await(String what, Probe<T> probe, java.util.function.Predicate<T> done)
+      throws Exception {
+    long deadline = System.nanoTime() + TIMEOUT.toNanos();
+    T last = null;
+    while (System.nanoTime() < deadline) {
+      last = probe.get();
+      if (last != null && done.test(last)) {
+        return last;
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
+  }
+
+  private static String tail(String s, int lines) {
+    List<String> all = s.lines().toList();
+    return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size())) + "\n";
+  }
+
+  private static Result run(Path dir, Duration timeout, String... command) throws Exception {
+    Path out = Files.createTempFile(tmp, "out", ".txt");
+    Path err = Files.createTempFile(tmp, "err", ".txt");
+    Process process =
+        new ProcessBuilder(command)
+            .directory(dir.toFile())
+            .redirectOutput(out.toFile())
+            .redirectError(err.toFile())
+            .start();
+    if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor();
+      throw new AssertionError(String.join(" ", command) + " did not finish in " + timeout);
+    }
+    return new Result(
+        process.exitValue(),
+        Files.readString(out, StandardCharsets.UTF_8),
+        Files.readString(err, StandardCharsets.UTF_8));
+  }
+}
