@@ -121,7 +121,7 @@ class ImageIT {
   }
 
   @Test
-  void backupAndVerifyWriteNothingButTheRepositoryNotEvenTmp() throws Exception {
+  void backupVerifyAndRestoreWriteNothingButRepositoryAndTargetNotEvenTmp() throws Exception {
     Result backup =
         container(
             List.of(
@@ -135,10 +135,13 @@ class ImageIT {
                 "sh"),
             "-c",
             "stele repo init --repo /data/r && stele snapshot create --repo /data/r /opt/stele/lib"
-                + " && stele verify --repo /data/r --read-data");
+                + " && stele verify --repo /data/r --read-data"
+                + " && stele restore --repo /data/r latest --target /data/t"
+                + " && cmp /opt/stele/lib/stele-cli-*.jar /data/t/opt/stele/lib/stele-cli-*.jar"
+                + " && echo restored-exactly");
 
     assertThat(backup.exitCode()).as(backup.out() + backup.err()).isZero();
-    assertThat(backup.out()).contains("no problems found");
+    assertThat(backup.out()).contains("no problems found").contains("restored-exactly");
   }
 
   /** {@code podman run} of the image with {@code options} and {@code args}; removed after. */
