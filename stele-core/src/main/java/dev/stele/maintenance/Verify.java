@@ -50,10 +50,9 @@ public final class Verify {
 
   public Result run(boolean readData, VerifyListener listener) throws IOException {
     List<String> problems = Collections.synchronizedList(new ArrayList<>());
-    // Only what this run meets: a long-lived repository may have warned about damage since mended.
-    int earlierWarnings = repo.warnings().size();
     repo.reloadIndex();
     Index index = repo.loadIndex();
+    problems.addAll(repo.warnings());
     problems.addAll(PackCheck.checkKeys(repo));
     for (BlobKind kind : List.of(BlobKind.TOMBSTONE, BlobKind.MAINTENANCE)) {
       for (Id id : repo.list(kind)) {
@@ -92,10 +91,8 @@ public final class Verify {
     Map<String, BlobInfo> listed = PackCheck.listPacks(repo.store());
     problems.addAll(PackCheck.missingOrShort(index, listed).values());
     long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
-    // What loading met, and blobs read from an older version because the current one failed, are
-    // damage too.
-    List<String> warnings = repo.warnings();
-    problems.addAll(warnings.subList(Math.min(earlierWarnings, warnings.size()), warnings.size()));
+    // Blobs read from an older version because the current one failed are damage too.
+    problems.addAll(repo.warnings());
     return new Result(
         List.copyOf(new java.util.LinkedHashSet<>(problems)),
         live.size(),
