@@ -12,8 +12,10 @@ import java.util.function.Supplier;
  * how long a repository waits before it looks again at a location that is not Available or retries
  * a deletion (1 minute; end-to-end tests make it short), {@code backupResources}, the resource
  * types a Backup collects (empty: what the API server's discovery lists, see {@link Discovery}),
- * and {@code backupSyncPeriod}, how often each Ready repository is searched for backups the cluster
- * lacks (1 minute, Velero's {@code backupSyncPeriod}).
+ * {@code backupSyncPeriod}, how often each Ready repository is searched for backups the cluster
+ * lacks (1 minute, Velero's {@code backupSyncPeriod}), and {@code image}, the image of Stele's own
+ * containers, which the restore-wait init container runs (the operator's own; see {@link
+ * OwnImage}).
  */
 public record Settings(
     Clock clock,
@@ -21,9 +23,23 @@ public record Settings(
     Supplier<KdfParams> kdf,
     Duration recheck,
     List<ResourceType> backupResources,
-    Duration backupSyncPeriod) {
+    Duration backupSyncPeriod,
+    String image) {
   public static final Duration DEFAULT_RECHECK = Duration.ofMinutes(1);
   public static final Duration DEFAULT_BACKUP_SYNC_PERIOD = Duration.ofMinutes(1);
+
+  /** The image deploy/ names, for when the operator cannot learn its own. */
+  public static final String DEFAULT_IMAGE = "ghcr.io/stele-dev/stele:0.1.0";
+
+  public Settings(
+      Clock clock,
+      StoreFactory stores,
+      Supplier<KdfParams> kdf,
+      Duration recheck,
+      List<ResourceType> backupResources,
+      Duration backupSyncPeriod) {
+    this(clock, stores, kdf, recheck, backupResources, backupSyncPeriod, DEFAULT_IMAGE);
+  }
 
   public Settings {
     backupResources = List.copyOf(backupResources);
@@ -44,6 +60,11 @@ public record Settings(
 
   public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
     this(clock, stores, kdf, DEFAULT_RECHECK);
+  }
+
+  /** These settings with Stele's containers running {@code image}. */
+  public Settings withImage(String image) {
+    return new Settings(clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image);
   }
 
   public static Settings defaults() {

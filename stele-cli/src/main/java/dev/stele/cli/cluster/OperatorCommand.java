@@ -1,5 +1,6 @@
 package dev.stele.cli.cluster;
 
+import dev.stele.operator.OwnImage;
 import dev.stele.operator.Settings;
 import dev.stele.operator.SteleOperator;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,15 +39,33 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
               + " (default); --no-leader-election for a single process without a Lease.")
   boolean leaderElection;
 
+  @Option(
+      names = "--image",
+      paramLabel = "IMAGE",
+      description =
+          "The image restore-wait init containers run. Default: this operator's own, read from"
+              + " its pod (POD_NAME, POD_NAMESPACE), else "
+              + Settings.DEFAULT_IMAGE
+              + ".")
+  String image;
+
   public OperatorCommand() {
     super("operator");
   }
 
   @Override
   SteleOperator start(KubernetesClient client, String namespace) throws IOException {
+    String own =
+        image != null
+            ? image
+            : OwnImage.of(
+                client,
+                System.getenv("POD_NAMESPACE"),
+                System.getenv("POD_NAME"),
+                Settings.DEFAULT_IMAGE);
     return SteleOperator.start(
         client,
-        Settings.defaults(),
+        Settings.defaults().withImage(own),
         metricsPort,
         true,
         namespace,

@@ -65,9 +65,6 @@ import org.slf4j.LoggerFactory;
 public final class RestoreReconciler implements Reconciler<Restore> {
   private static final Logger LOG = LoggerFactory.getLogger(RestoreReconciler.class);
 
-  /** The image of the wait container: the operator's own (deploy/operator.yaml). */
-  public static final String IMAGE = "ghcr.io/stele-dev/stele:0.1.0";
-
   static final String RESTARTED =
       "operator restarted during restore; what it created so far stays in the cluster";
 
@@ -81,15 +78,11 @@ public final class RestoreReconciler implements Reconciler<Restore> {
   private final Map<String, Outcome> waiting = new ConcurrentHashMap<>();
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
-    this(client, settings, IMAGE);
-  }
-
-  RestoreReconciler(KubernetesClient client, Settings settings, String image) {
     this.client = client;
     this.settings = settings;
     this.events = new Events(client, settings.clock());
     this.repositories = new Repositories(client, settings);
-    this.image = image;
+    this.image = settings.image();
   }
 
   @Override

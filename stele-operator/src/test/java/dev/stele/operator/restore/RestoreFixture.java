@@ -50,6 +50,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * OperatorFixture#filesystemLocation}, the location every operator test uses).
  */
 final class RestoreFixture {
+  /** The image the fixture's operator runs, and so its restore-wait containers. */
+  static final String IMAGE = "registry.example/stele:restore-test";
+
   static final String NS = "stele";
 
   final KubernetesClient client;
@@ -89,7 +92,7 @@ final class RestoreFixture {
                 });
           }
         };
-    settings = new Settings(clock, audited, RestoreFixture::cheapKdf);
+    settings = new Settings(clock, audited, RestoreFixture::cheapKdf).withImage(IMAGE);
     backups = new BackupReconciler(client, settings);
     restores = new RestoreReconciler(client, settings);
 

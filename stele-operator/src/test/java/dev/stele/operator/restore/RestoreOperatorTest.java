@@ -12,6 +12,7 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.OwnImage;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -22,6 +23,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LabelSelectorBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.ServiceBuilder;
@@ -633,8 +635,37 @@ class RestoreOperatorTest {
   }
 
   @Test
-  void theWaitImageIsTheOperatorsOwn() throws Exception {
+  void theWaitImageIsTheOperatorsOwnReadFromItsPod() throws Exception {
+    client
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("stele-operator-7d9f")
+                .endMetadata()
+                .withNewSpec()
+                .addNewContainer()
+                .withName("sidecar")
+                .withImage("proxy:1")
+                .endContainer()
+                .addNewContainer()
+                .withName("operator")
+                .withImage("registry.example/team/stele:1.2")
+                .endContainer()
+                .endSpec()
+                .build())
+        .create();
+    assertThat(OwnImage.of(client, NS, "stele-operator-7d9f", "fallback"))
+        .isEqualTo("registry.example/team/stele:1.2");
+    assertThat(OwnImage.of(client, NS, "gone", "fallback")).isEqualTo("fallback");
+    assertThat(OwnImage.of(client, NS, null, "fallback")).isEqualTo("fallback");
+    // The Deployment gives the operator what it needs to find its pod.
     String operator = Files.readString(Path.of("..", "deploy", "operator.yaml"));
-    assertThat(operator).contains("image: " + RestoreReconciler.IMAGE + "\n");
+    assertThat(operator)
+        .contains("- name: operator\n")
+        .contains("name: POD_NAME\n              valueFrom: {fieldRef: {fieldPath: metadata.name}}")
+        .contains(
+            "name: POD_NAMESPACE\n              valueFrom: {fieldRef: {fieldPath: metadata.namespace}}");
   }
 }

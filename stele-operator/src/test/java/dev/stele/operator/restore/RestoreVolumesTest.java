@@ -191,7 +191,7 @@ class RestoreVolumesTest {
     Pod db = client.pods().inNamespace("vol-a").withName("db").get();
     List<Container> init = db.getSpec().getInitContainers();
     assertThat(init).extracting(Container::getName).containsExactly("stele-restore-wait", "setup");
-    assertThat(init.get(0).getImage()).isEqualTo(RestoreReconciler.IMAGE);
+    assertThat(init.get(0).getImage()).isEqualTo(RestoreFixture.IMAGE);
     assertThat(init.get(0).getCommand())
         .containsExactly(
             "stele", "restore-wait", "--restore-uid", uid, "/restores/data", "/restores/cache");
