@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.stele.cli.Processes.Result;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -14,7 +14,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -41,8 +40,6 @@ class ImageIT {
   @TempDir static Path tmp;
   static String commit;
   static int containers;
-
-  record Result(int exitCode, String out, String err) {}
 
   @BeforeAll
   static void buildFromACleanClone() throws Exception {
@@ -165,22 +162,7 @@ class ImageIT {
   }
 
   private static Result run(Path dir, Duration timeout, String... command) throws Exception {
-    Path out = Files.createTempFile(tmp, "out", ".txt");
-    Path err = Files.createTempFile(tmp, "err", ".txt");
-    Process process =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-      throw new AssertionError(String.join(" ", command) + " did not finish in " + timeout);
-    }
-    return new Result(
-        process.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Processes.run(tmp, dir, timeout, command);
   }
 
   private static void copyTree(Path from, Path to) throws IOException {

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
+import dev.stele.cli.Processes;
+import dev.stele.cli.Processes.Result;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
@@ -28,7 +30,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -36,7 +37,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
@@ -61,8 +61,6 @@ class ContainerEndToEndIT {
   private static final Duration TIMEOUT = Duration.ofSeconds(120);
   private static final String NS = "stele";
   private static final int STELE_UID = 10001;
-
-  record Result(int exitCode, String out, String err) {}
 
   @TempDir static Path tmp;
   @TempDir Path dir;
@@ -455,21 +453,6 @@ class ContainerEndToEndIT {
   }
 
   private static Result run(Path dir, Duration timeout, String... command) throws Exception {
-    Path out = Files.createTempFile(tmp, "out", ".txt");
-    Path err = Files.createTempFile(tmp, "err", ".txt");
-    Process process =
-        new ProcessBuilder(command)
-            .directory(dir.toFile())
-            .redirectOutput(out.toFile())
-            .redirectError(err.toFile())
-            .start();
-    if (!process.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
-      process.destroyForcibly().waitFor();
-      throw new AssertionError(String.join(" ", command) + " did not finish in " + timeout);
-    }
-    return new Result(
-        process.exitValue(),
-        Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    return Processes.run(tmp, dir, timeout, command);
   }
 }
