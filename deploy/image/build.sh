@@ -7,7 +7,8 @@
 #   --commit SHA   the commit the image is labelled with; default: git rev-parse HEAD
 #
 # It prints the image name as its last line of standard output. What it does:
-#   1. the distribution (stele-cli/target/stele/lib): `mvn -B -DskipTests package` when missing;
+#   1. the distribution (stele-cli/target/stele/lib and native/): `mvn -B -DskipTests package`
+#      when missing;
 #   2. the base image the Containerfile names (debian:bookworm-slim): when podman does not have
 #      it, it is made here from Debian's packages with debootstrap and tagged with that name, so
 #      the Containerfile builds with --pull=never; it is made once and then reused;
@@ -45,7 +46,8 @@ SECURITY=${SECURITY:-http://deb.debian.org/debian-security}
 
 log() { echo "build.sh: $*" >&2; }
 
-if ! ls stele-cli/target/stele/lib/stele-cli-*.jar >/dev/null 2>&1; then
+if ! ls stele-cli/target/stele/lib/stele-cli-*.jar >/dev/null 2>&1 \
+  || [ ! -d stele-cli/target/stele/native ]; then
   log "the distribution is missing; running mvn -B -DskipTests package"
   mvn -B -q -DskipTests package >&2
 fi

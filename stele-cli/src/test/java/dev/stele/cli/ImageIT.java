@@ -47,9 +47,11 @@ class ImageIT {
     Path clone = tmp.resolve("clone");
     ok(run(tmp, Duration.ofMinutes(1), "git", "clone", "--quiet", CHECKOUT.toString(), "clone"));
     ok(run(clone, Duration.ofSeconds(30), "git", "checkout", "--quiet", commit));
-    copyTree(
-        CHECKOUT.resolve("stele-cli/target/stele/lib"),
-        clone.resolve("stele-cli/target/stele/lib"));
+    for (String part : List.of("lib", "native")) {
+      copyTree(
+          CHECKOUT.resolve("stele-cli/target/stele/" + part),
+          clone.resolve("stele-cli/target/stele/" + part));
+    }
 
     String built = ok(run(clone, Duration.ofMinutes(30), "deploy/image/build.sh", "--tag", IMAGE));
 
