@@ -109,6 +109,31 @@ public final class Pack {
     return length;
   }
 
+  /** Reads {@code length} bytes of one pack from {@code offset}. */
+  @FunctionalInterface
+  interface Range {
+    byte[] read(long offset, int length) throws IOException;
+  }
+
+  /**
+   * The entries of pack {@code name}, {@code size} bytes long, from its trailer and footer: the one
+   * reader of a footer, whether the pack is read whole (verify, repair) or by range (recovery).
+   *
+   * @throws CorruptBlobException if the pack is too short or its trailer or footer is damaged
+   */
+  static List<PackEntry> footer(String name, byte[] blobKey, long size, Range read)
+      throws IOException {
+    if (size < MAGIC.length + TRAILER) {
+      throw new CorruptBlobException(name, "too short for a pack");
+    }
+    int length = footerLength(name, read.read(size - TRAILER, TRAILER));
+    if (length > size - TRAILER - MAGIC.length) {
+      throw new CorruptBlobException(name, "pack footer longer than the pack");
+    }
+    long start = size - TRAILER - length;
+    return readFooter(name, blobKey, read.read(start, length), start);
+  }
+
   /** Opens a sealed footer and returns the pack's entries. */
   static List<PackEntry> readFooter(String name, byte[] blobKey, byte[] footer, long packSize)
       throws IOException {

@@ -65,18 +65,11 @@ public final class PackCheck {
    */
   public static List<PackEntry> footer(Repository repo, String name, byte[] bytes)
       throws IOException {
-    if (bytes.length < Pack.MAGIC.length + Pack.TRAILER) {
-      throw new CorruptBlobException(name, "too short for a pack");
-    }
-    int length =
-        Pack.footerLength(
-            name, Arrays.copyOfRange(bytes, bytes.length - Pack.TRAILER, bytes.length));
-    int start = bytes.length - Pack.TRAILER - length;
-    if (start < Pack.MAGIC.length) {
-      throw new CorruptBlobException(name, "pack footer longer than the pack");
-    }
-    return Pack.readFooter(
-        name, repo.blobKey(), Arrays.copyOfRange(bytes, start, start + length), start);
+    return Pack.footer(
+        name,
+        repo.blobKey(),
+        bytes.length,
+        (offset, length) -> Arrays.copyOfRange(bytes, (int) offset, (int) offset + length));
   }
 
   /** One listing of the store's packs, by name. */

@@ -343,16 +343,7 @@ public final class Repository implements Closeable {
   }
 
   private List<PackEntry> readFooterNow(String pack, long size) throws IOException {
-    if (size < Pack.MAGIC.length + Pack.TRAILER) {
-      throw new CorruptBlobException(pack, "too short for a pack");
-    }
-    byte[] trailer = store.read(pack, size - Pack.TRAILER, Pack.TRAILER);
-    int length = Pack.footerLength(pack, trailer);
-    if (length > size - Pack.TRAILER - Pack.MAGIC.length) {
-      throw new CorruptBlobException(pack, "pack footer longer than the pack");
-    }
-    byte[] footer = store.read(pack, size - Pack.TRAILER - length, length);
-    return Pack.readFooter(pack, blobKey, footer, size - Pack.TRAILER - length);
+    return Pack.footer(pack, blobKey, size, (offset, length) -> store.read(pack, offset, length));
   }
 
   /** Writes an index blob naming {@code packs} and superseding {@code supersedes}. */
