@@ -11,6 +11,7 @@ import dev.stele.repo.Id;
 import dev.stele.repo.Index;
 import dev.stele.repo.Json;
 import dev.stele.repo.MaintenanceRecord;
+import dev.stele.repo.PackCheck;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
@@ -109,10 +110,7 @@ public final class Maintenance {
     boolean holdPacks = !heldBack.isEmpty();
     Unlocated unlocated = new Unlocated(repo, reach);
 
-    Map<String, BlobInfo> packs = new HashMap<>();
-    for (BlobInfo info : store.list("packs/")) {
-      packs.put(info.name(), info);
-    }
+    Map<String, BlobInfo> packs = PackCheck.listPacks(store);
     Set<String> marked = new HashSet<>();
     Set<String> sweepable = new TreeSet<>();
     Set<String> supersededLongAgo = new TreeSet<>();
