@@ -5,7 +5,6 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobStore;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkWriter;
-import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
 import dev.stele.repo.Json;
@@ -98,9 +97,11 @@ public final class Repair {
 
   public Result run() throws IOException {
     Instant now = repo.clock().instant();
+    // An unreadable manifest is a problem to report, not a stop.
+    SnapshotCatalog.Scan scan = new SnapshotCatalog(repo).scan();
+    List<SnapshotCatalog.Entry> live = scan.live();
     List<String> problems = new ArrayList<>();
-    List<SnapshotCatalog.Entry> live = liveSnapshots(problems);
-    List<Id> indexBlobs = repo.list(BlobKind.INDEX);
+    scan.unreadable().forEach(u -> problems.add(u.problem().getMessage()));
     repo.reloadIndex();
     Index index = repo.loadIndex();
     Map<String, BlobInfo> listed = PackCheck.listPacks(store);
@@ -150,7 +151,7 @@ public final class Repair {
     packs.keySet().removeAll(damage.keySet());
     packs.putAll(footerIndexed);
     List<Id> superseded = new ArrayList<>(index.blobs());
-    superseded.addAll(unreadable(indexBlobs, index.blobs()));
+    superseded.addAll(index.damagedBlobs());
     Id newIndex = repo.writeIndex(superseded, packs);
 
     MaintenanceRecord record =
@@ -245,45 +246,7 @@ public final class Repair {
     }
   }
 
-  /** The index blobs among {@code listed} that are not {@code live} and fail to read. */
-  private List<Id> unreadable(List<Id> listed, List<Id> live) throws IOException {
-    List<Id> unreadable = new ArrayList<>();
-    for (Id id : listed) {
-      if (!live.contains(id)) {
-        try {
-          repo.readBlob(BlobKind.INDEX, id);
-        } catch (CorruptBlobException e) {
-          unreadable.add(id);
-        } catch (BlobNotFoundException e) {
-          // superseded and deleted by a concurrent maintenance run
-        }
-      }
-    }
-    return unreadable;
-  }
-
   private List<SnapshotDamage.State> report(List<SnapshotCatalog.Entry> live) throws IOException {
     return new SnapshotDamage(repo).states(live);
-  }
-
-  /** Live snapshots, oldest first; an unreadable manifest is a problem, not a stop. */
-  private List<SnapshotCatalog.Entry> liveSnapshots(List<String> problems) throws IOException {
-    Set<String> forgotten = repo.tombstoned();
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    List<SnapshotCatalog.Entry> live = new ArrayList<>();
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
-        continue;
-      }
-      try {
-        live.add(new SnapshotCatalog.Entry(id, catalog.read(id)));
-      } catch (BlobNotFoundException e) {
-        // forgotten and removed by a concurrent maintenance run
-      } catch (IOException e) {
-        problems.add(e.getMessage());
-      }
-    }
-    live.sort(Comparator.comparing((SnapshotCatalog.Entry e) -> e.manifest().time()));
-    return live;
   }
 }
