@@ -6,8 +6,8 @@ import java.util.List;
 /**
  * What one maintenance run decided and did, written once as {@code maintenance/<sha256>}.
  *
- * <p>Written by each maintenance run ({@link #FULL}), and by a writer that failed before indexing
- * its packs ({@link #ABANDONED}).
+ * <p>Written by each maintenance run ({@link #FULL}), by a writer that failed before indexing its
+ * packs ({@link #ABANDONED}), and by {@code stele repair} ({@link #REPAIR}).
  *
  * <p>Marks are promises to delete later: a pack listed in {@code markedPacks} is deleted by a later
  * run once {@code sweepWindow} has passed since {@code time}, if by then it still holds nothing
@@ -15,7 +15,7 @@ import java.util.List;
  * supersededIndexes} are deleted the same way.
  *
  * @param time when the run started
- * @param kind {@link #FULL} or {@link #REPAIR}
+ * @param kind {@link #FULL}, {@link #ABANDONED} or {@link #REPAIR}
  * @param markedPacks packs that hold no live chunk (or whose live chunks were copied elsewhere);
  *     for a repair, the damaged packs
  * @param supersededIndexes index blobs replaced by this run's compacted index
