@@ -12,7 +12,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
-import dev.stele.repo.Json;
 import dev.stele.repo.Location;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackEntry;
@@ -293,21 +292,8 @@ class ContainmentTest {
     onlySecond.removeAll(dataPacksOf(repo, first));
     onlySecond.removeAll(dataPacksOf(repo, third));
     String pack = onlySecond.stream().sorted().findFirst().orElseThrow();
-    // As a repair would: the pack is marked, and no index names it any more.
-    repo.writeBlob(
-        BlobKind.MAINTENANCE,
-        Json.write(
-            new MaintenanceRecord(
-                MaintenanceRecord.VERSION,
-                clock.instant(),
-                MaintenanceRecord.FULL,
-                List.of(pack),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of(),
-                List.of())));
+    // The pack is marked, and no index names it any more.
+    TestRepositories.mark(repo, pack);
     for (String index : store.names().stream().filter(n -> n.startsWith("index/")).toList()) {
       InMemoryBlobStore without = new InMemoryBlobStore(clock);
       TestRepositories.copy(store, without);

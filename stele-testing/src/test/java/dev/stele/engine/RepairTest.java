@@ -13,8 +13,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
-import dev.stele.repo.Json;
-import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Backup;
@@ -204,21 +202,7 @@ class RepairTest {
           String pack = dataPacksOfA(1).get(0);
           dropFromTheIndex(store, pack);
           // As a Stele that marked every pack no index names would have.
-          TestRepositories.open(store, clock)
-              .writeBlob(
-                  BlobKind.MAINTENANCE,
-                  Json.write(
-                      new MaintenanceRecord(
-                          MaintenanceRecord.VERSION,
-                          clock.instant(),
-                          MaintenanceRecord.FULL,
-                          List.of(pack),
-                          List.of(),
-                          List.of(),
-                          List.of(),
-                          List.of(),
-                          List.of(),
-                          List.of())));
+          TestRepositories.mark(TestRepositories.open(store, clock), pack);
           return new Expect(Set.of(), Set.of(), true);
         });
   }

@@ -4,6 +4,9 @@ import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
 import dev.stele.chunk.ChunkerParams;
 import dev.stele.crypto.KdfParams;
+import dev.stele.repo.BlobKind;
+import dev.stele.repo.Json;
+import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.SnapshotManifest;
@@ -77,5 +80,23 @@ final class TestRepositories {
     for (BlobInfo info : from.list("")) {
       to.create(info.name(), from.read(info.name()), from.retention(info.name()));
     }
+  }
+
+  /** Marks {@code pack} as a maintenance run would: one record of kind full naming it. */
+  public static void mark(Repository repo, String pack) throws IOException {
+    repo.writeBlob(
+        BlobKind.MAINTENANCE,
+        Json.write(
+            new MaintenanceRecord(
+                MaintenanceRecord.VERSION,
+                repo.clock().instant(),
+                MaintenanceRecord.FULL,
+                List.of(pack),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of())));
   }
 }
