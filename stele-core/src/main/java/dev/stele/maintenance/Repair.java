@@ -33,7 +33,8 @@ import java.util.TreeMap;
  *       pack the index names that is missing, short or fails a check is <i>damaged</i>; so is a
  *       pack no index names that fails one. A sound pack no index names (its index blob lost, or a
  *       crashed writer's) is taken into the index from its footer, even if maintenance marked it
- *       (it marks every pack no index names). Packs an earlier repair marked are left alone.
+ *       (it marks every pack no index names). Packs an earlier repair marked, and those a failed
+ *       writer recorded as abandoned, are left alone.
  *   <li><b>Salvage.</b> The chunks of damaged packs that verify (in the current version, or an
  *       older one on a store that keeps them) and that no sound pack holds are copied into new
  *       packs.
@@ -106,12 +107,13 @@ public final class Repair {
     Index index = repo.loadIndex();
     Map<String, BlobInfo> listed = PackCheck.listPacks(store);
 
-    // Packs an earlier repair found damaged and marked; maintenance's marks are not trusted here,
-    // since maintenance marks a pack no index names even when its index blob was merely lost.
-    Set<String> markedDamaged = new HashSet<>();
+    // Packs an earlier repair found damaged, or a failed writer abandoned before any index named
+    // them; maintenance's marks are not trusted here, since maintenance marks a pack no index
+    // names even when its index blob was merely lost.
+    Set<String> notTakenBack = new HashSet<>();
     for (MaintenanceRecord r : repo.maintenanceRecords().values()) {
-      if (r.marksDamage()) {
-        markedDamaged.addAll(r.markedPacks());
+      if (r.marksDamage() || r.isAbandoned()) {
+        notTakenBack.addAll(r.markedPacks());
       }
     }
     Map<String, String> damage = new TreeMap<>(PackCheck.missingOrShort(index, listed));
@@ -120,7 +122,7 @@ public final class Repair {
     for (BlobInfo info : listed.values()) {
       String pack = info.name();
       List<PackEntry> indexed = index.packs().get(pack);
-      if (damage.containsKey(pack) || (indexed == null && markedDamaged.contains(pack))) {
+      if (damage.containsKey(pack) || (indexed == null && notTakenBack.contains(pack))) {
         continue;
       }
       byte[] bytes = readOrNull(pack);

@@ -10,6 +10,7 @@ import dev.stele.blob.BlobStore;
 import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
 import dev.stele.maintenance.Maintenance;
+import dev.stele.maintenance.Repair;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.MaintenanceRecord;
@@ -106,6 +107,18 @@ class AbandonedPacksTest {
     Path target = Files.createTempDirectory(tmp, "restore");
     assertThat(restore(repo, kept.manifest(), tmp.resolve("kept"), target).warnings()).isEmpty();
     TreeAssert.assertSameTree(tmp.resolve("kept"), target);
+  }
+
+  @Test
+  void repairLeavesAFailedBackupsPacksToMaintenance() throws IOException {
+    Repository failing = TestRepositories.open(new Refusing(store, "packs/", 3, false), clock);
+    assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
+
+    Repair.Result repair = new Repair(TestRepositories.open(store, clock)).run();
+
+    // No snapshot needs them and the abandoned record marks them: nothing to take back.
+    assertThat(repair.footerIndexed()).isEmpty();
+    assertThat(repair.wroteNothing()).isTrue();
   }
 
   @Test
