@@ -351,6 +351,15 @@ class RestoreTargetTest {
   }
 
   @Test
+  void aTargetWhoseNameIsNotUtf8IsRestoredInto() throws IOException {
+    target = FileName.resolve(tmp, FileName.decode(new byte[] {'t', (byte) 0xff}));
+
+    restore(snapshot(file("f", "x")));
+
+    assertThat(target.resolve("f")).hasContent("x");
+  }
+
+  @Test
   void filesAndDirectoriesGetModeOwnerAndTime() throws IOException {
     restore(snapshot(dir("d", file("f", "x"))));
 
