@@ -138,11 +138,15 @@ final class TargetDir implements AutoCloseable {
     } catch (FileSystemException e) {
       return -1; // gone, a link, a directory: not what restore made
     }
-    if (!Libc.fstat(opened, entryShown).sameFile(expected)) {
-      Libc.closeQuietly(opened);
-      return -1;
+    boolean same = false;
+    try {
+      same = Libc.fstat(opened, entryShown).sameFile(expected);
+    } finally {
+      if (!same) {
+        Libc.closeQuietly(opened);
+      }
     }
-    return opened;
+    return same ? opened : -1;
   }
 
   /** Creates the symbolic link {@code name} for {@code link}. */
