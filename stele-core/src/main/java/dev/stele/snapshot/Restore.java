@@ -445,15 +445,8 @@ public final class Restore {
   }
 
   private static String describe(int type) {
-    return switch (type) {
-      case Libc.S_IFDIR -> "a directory";
-      case Libc.S_IFREG -> "a file";
-      case Libc.S_IFIFO -> "a FIFO";
-      case Libc.S_IFSOCK -> "a socket";
-      case Libc.S_IFCHR -> "a character device";
-      case Libc.S_IFBLK -> "a block device";
-      default -> "a special file";
-    };
+    Node.Kind kind = FileStat.kindOf(type);
+    return kind == null ? "a special file" : describe(kind);
   }
 
   private static String describe(Node.Kind kind) {
