@@ -280,6 +280,32 @@ class RestoreTargetTest {
     assertThat(result.warnings()).singleElement().asString().startsWith(target + "/lost: chunk ");
   }
 
+  @Test
+  void aFileWhoseChunkIsMissingLeavesWhatTheTargetHasUnderItsName() throws IOException {
+    Files.writeString(target.resolve("kept"), "mine");
+    Node lost =
+        new Node(
+            "kept",
+            Kind.FILE,
+            0644,
+            0,
+            0,
+            MTIME,
+            MTIME,
+            1,
+            1,
+            1,
+            5,
+            List.of(Id.of(new byte[32])),
+            null,
+            null);
+
+    Restore.Result result = restore(snapshot(lost));
+
+    assertThat(target.resolve("kept")).hasContent("mine");
+    assertThat(result.damaged()).isEqualTo(1);
+  }
+
   // --- everything recorded ---
 
   @Test
