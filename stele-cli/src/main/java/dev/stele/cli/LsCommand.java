@@ -111,9 +111,9 @@ final class LsCommand extends StelCommand {
   }
 
   /** A device number as {@code ls -l} shows it: "major, minor" (glibc's encoding). */
-  private static String device(long rdev) {
+  static String device(long rdev) {
     long major = (rdev >>> 8 & 0xfff) | (rdev >>> 32 & ~0xfffL);
-    long minor = (rdev & 0xff) | (rdev >>> 12 & ~0xffL);
+    long minor = (rdev & 0xff) | (rdev >>> 12 & 0xffffff00L);
     return major + ", " + minor;
   }
 

@@ -4,6 +4,7 @@ import dev.stele.cli.cluster.RestoreCreateCommand;
 import dev.stele.cli.cluster.RestoreDescribeCommand;
 import dev.stele.cli.cluster.RestoreGetCommand;
 import dev.stele.repo.Repository;
+import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Restore;
 import dev.stele.snapshot.RestoreListener;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -104,7 +105,7 @@ final class RestoreCommand extends StelCommand {
                 result.directories(),
                 Format.bytes(result.bytes()),
                 snapshot.id().shortHex(),
-                target,
+                FileName.display(FileName.ofPath(target)),
                 Format.seconds(seconds),
                 Format.rate(result.bytes(), seconds));
       }

@@ -93,6 +93,17 @@ class ByteNamesCommandTest {
     assertThat(entries.get(1).get("rdev").asLong()).isEqualTo((1 << 8) | 3);
   }
 
+  @Test
+  void deviceNumbersAreSplitAsGlibcMakesThem() {
+    long major = 4100; // above 4095: its high bits sit above the minor's
+    long minor = 300;
+    long rdev =
+        (minor & 0xff) | (major & 0xfff) << 8 | (minor & ~0xffL) << 12 | (major & ~0xfffL) << 32;
+
+    assertThat(LsCommand.device(rdev)).isEqualTo("4100, 300");
+    assertThat(LsCommand.device((1 << 8) | 3)).isEqualTo("1, 3");
+  }
+
   private static void run(String... command) throws Exception {
     Process p = new ProcessBuilder(command).inheritIO().start();
     assertThat(p.waitFor()).as(String.join(" ", command)).isZero();

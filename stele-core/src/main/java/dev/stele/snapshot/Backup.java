@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -100,7 +101,7 @@ public final class Backup {
     long t0 = System.nanoTime();
     List<Path> absolute = sources(sources);
     for (Path p : absolute) {
-      if (!Files.exists(p, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+      if (!Files.exists(p, LinkOption.NOFOLLOW_LINKS)) {
         throw new NoSuchFileException(p.toString(), null, "source does not exist");
       }
     }
@@ -301,7 +302,10 @@ public final class Backup {
   private Node readFile(Path path, FileStat stat, Node node) throws IOException {
     List<Id> ids = new ArrayList<>();
     long read;
-    try (FileChannel channel = FileChannel.open(path, StandardOpenOption.READ)) {
+    // Not following a link: a file swapped for a link since its lstat is not read through it (the
+    // link's target, /etc/shadow say, would be recorded under the file's name).
+    try (FileChannel channel =
+        FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       read =
           streams
               .get()

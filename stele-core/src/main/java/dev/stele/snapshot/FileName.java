@@ -35,6 +35,10 @@ public final class FileName {
 
   /** {@link #decode(byte[])} of {@code length} bytes from {@code offset}. */
   public static String decode(byte[] bytes, int offset, int length) {
+    // Most names are ASCII: every tree read decodes every name, so skip the decoder for them.
+    if (isAscii(bytes, offset, length)) {
+      return new String(bytes, offset, length, StandardCharsets.US_ASCII);
+    }
     CharsetDecoder strict =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -45,6 +49,15 @@ public final class FileName {
     } catch (CharacterCodingException invalid) {
       return decodeEscaping(ByteBuffer.wrap(bytes, offset, length), strict.reset());
     }
+  }
+
+  private static boolean isAscii(byte[] bytes, int offset, int length) {
+    for (int i = offset; i < offset + length; i++) {
+      if (bytes[i] < 0) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String decodeEscaping(ByteBuffer in, CharsetDecoder decoder) {

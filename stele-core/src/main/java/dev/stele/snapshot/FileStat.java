@@ -22,14 +22,6 @@ record FileStat(
     int links,
     long rdev) {
 
-  static final int S_IFMT = 0170000;
-  static final int S_IFREG = 0100000;
-  static final int S_IFDIR = 0040000;
-  static final int S_IFLNK = 0120000;
-  static final int S_IFIFO = 0010000;
-  static final int S_IFSOCK = 0140000;
-  static final int S_IFCHR = 0020000;
-  static final int S_IFBLK = 0060000;
   private static final String ATTRIBUTES =
       "unix:mode,uid,gid,size,lastModifiedTime,ctime,dev,ino,nlink,rdev";
 
@@ -37,7 +29,7 @@ record FileStat(
     Map<String, Object> a = Files.readAttributes(path, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     return new FileStat(
-        mode & S_IFMT,
+        mode & Libc.S_IFMT,
         mode & 07777,
         (Integer) a.get("uid"),
         (Integer) a.get("gid"),
@@ -52,14 +44,22 @@ record FileStat(
 
   /** The node kind of this file type; null for a type no tree records (none on Linux). */
   Node.Kind kind() {
+    return kindOf(type);
+  }
+
+  /**
+   * The node kind of a file type ({@code st_mode & S_IFMT}), or null. The constants are Libc's,
+   * inlined at compile time: reading them loads neither Libc nor JNA.
+   */
+  static Node.Kind kindOf(int type) {
     return switch (type) {
-      case S_IFREG -> Node.Kind.FILE;
-      case S_IFDIR -> Node.Kind.DIRECTORY;
-      case S_IFLNK -> Node.Kind.SYMLINK;
-      case S_IFIFO -> Node.Kind.FIFO;
-      case S_IFSOCK -> Node.Kind.SOCKET;
-      case S_IFCHR -> Node.Kind.CHAR_DEVICE;
-      case S_IFBLK -> Node.Kind.BLOCK_DEVICE;
+      case Libc.S_IFREG -> Node.Kind.FILE;
+      case Libc.S_IFDIR -> Node.Kind.DIRECTORY;
+      case Libc.S_IFLNK -> Node.Kind.SYMLINK;
+      case Libc.S_IFIFO -> Node.Kind.FIFO;
+      case Libc.S_IFSOCK -> Node.Kind.SOCKET;
+      case Libc.S_IFCHR -> Node.Kind.CHAR_DEVICE;
+      case Libc.S_IFBLK -> Node.Kind.BLOCK_DEVICE;
       default -> null;
     };
   }

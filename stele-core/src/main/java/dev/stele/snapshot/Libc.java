@@ -19,7 +19,9 @@ import java.nio.file.Path;
  * The Linux calls that restore needs and the JDK lacks: every entry is created and changed relative
  * to an open directory, never through a path that a symbolic link could redirect ({@code openat},
  * {@code mkdirat}, {@code symlinkat}, {@code mknodat}, {@code linkat}, {@code fchownat}, {@code
- * utimensat} and friends). JNA's direct mapping calls glibc.
+ * utimensat} and friends). JNA's direct mapping calls glibc, 2.33 or newer: older ones export
+ * {@code mknodat} only as {@code __xmknodat}, whose version argument differs between x86_64 and
+ * aarch64, and restore says so rather than blame JNA.
  *
  * <p>Constants: the {@code AT_*}, {@code S_IF*} and errno values and {@code struct statx} are the
  * same on every Linux architecture; the {@code O_*} flags are not, and are given here for x86_64
@@ -81,18 +83,30 @@ final class Libc {
               + " on "
               + arch;
     } else {
-      try {
-        useShippedDispatchLibrary();
-        Native.register(Libc.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
-      } catch (LinkageError | RuntimeException e) {
-        why =
-            "cannot load JNA's native library ("
-                + e.getMessage()
-                + "); give a writable -Djna.tmpdir=DIR, or -Djna.boot.library.path=DIR holding"
-                + " it (in STELE_JAVA_OPTS)";
-      }
+      why = register();
     }
     UNAVAILABLE = why;
+  }
+
+  /** Binds the natives below to glibc; why it cannot, or null. */
+  private static String register() {
+    NativeLibrary c;
+    try {
+      useShippedDispatchLibrary();
+      c = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
+    } catch (LinkageError | RuntimeException e) {
+      return "cannot load JNA's native library ("
+          + e.getMessage()
+          + "); give a writable -Djna.tmpdir=DIR, or -Djna.boot.library.path=DIR holding"
+          + " it (in STELE_JAVA_OPTS)";
+    }
+    try {
+      Native.register(Libc.class, c);
+      return null;
+    } catch (LinkageError | RuntimeException e) {
+      // glibc before 2.33 has no mknodat symbol (only __xmknodat), before 2.28 no statx.
+      return "restore needs glibc 2.33 or newer (" + e.getMessage() + ")";
+    }
   }
 
   private Libc() {}

@@ -133,6 +133,16 @@ public final class Restore {
       return;
     }
     try {
+      // A file's chunks are looked up before anything in the way is removed: a file that cannot
+      // be made leaves what the target has.
+      OutputFile first = node.isFile() ? firstLink(node) : null;
+      List<Location> locations = null;
+      if (node.isFile() && first == null) {
+        locations = locate(node, shown);
+        if (locations == null) {
+          return;
+        }
+      }
       Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
       if (existing != null && !makeRoom(dir, name, shown, node, existing)) {
         return;
@@ -145,7 +155,13 @@ public final class Restore {
             collectChildren(node, child);
           }
         }
-        case FILE -> collectFile(node, dir, name, shown);
+        case FILE -> {
+          if (first != null) {
+            dir.links.add(new TargetDir.HardLink(name, shown, first));
+          } else {
+            collectFile(node, dir, name, shown, locations);
+          }
+        }
         case SYMLINK -> {
           dir.createSymlink(name, shown, node);
           metadata(shown, () -> dir.setSymlinkMetadata(name, shown, node, root));
@@ -187,24 +203,29 @@ public final class Restore {
     return true;
   }
 
-  private void collectFile(Node node, TargetDir dir, byte[] name, String shown) throws IOException {
-    if (node.links() > 1) {
-      OutputFile first = firstByInode.get(inodeKey(node));
-      if (first != null) {
-        dir.links.add(new TargetDir.HardLink(name, shown, first));
-        return;
-      }
-    }
+  /** The file restored first under another name of {@code node}'s inode, or null. */
+  private OutputFile firstLink(Node node) {
+    return node.links() > 1 ? firstByInode.get(inodeKey(node)) : null;
+  }
+
+  /** Where each chunk of {@code node} is; null, with a warning, if the index lacks one. */
+  private List<Location> locate(Node node, String shown) throws IOException {
     List<Location> locations = new ArrayList<>(node.chunks().size());
     for (Id id : node.chunks()) {
       Location location = repo.locate(id);
       if (location == null) {
         damaged.incrementAndGet();
         warn(shown + ": chunk " + id.shortHex() + " is missing from the repository: not restored");
-        return;
+        return null;
       }
       locations.add(location);
     }
+    return locations;
+  }
+
+  private void collectFile(
+      Node node, TargetDir dir, byte[] name, String shown, List<Location> locations)
+      throws IOException {
     int fd = dir.createFile(name, shown);
     OutputFile file;
     try {
@@ -445,15 +466,8 @@ public final class Restore {
   }
 
   private static String describe(int type) {
-    return switch (type) {
-      case Libc.S_IFDIR -> "a directory";
-      case Libc.S_IFREG -> "a file";
-      case Libc.S_IFIFO -> "a FIFO";
-      case Libc.S_IFSOCK -> "a socket";
-      case Libc.S_IFCHR -> "a character device";
-      case Libc.S_IFBLK -> "a block device";
-      default -> "a special file";
-    };
+    Node.Kind kind = FileStat.kindOf(type);
+    return kind == null ? "a special file" : describe(kind);
   }
 
   private static String describe(Node.Kind kind) {

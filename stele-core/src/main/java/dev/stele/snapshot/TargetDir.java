@@ -1,7 +1,6 @@
 package dev.stele.snapshot;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -57,8 +56,9 @@ final class TargetDir implements AutoCloseable {
   /** Opens the target (following a link the user named: the target is the user's choice). */
   static TargetDir openTarget(Path target) throws IOException {
     Libc.require();
-    TargetDir root = new TargetDir(null, null, target.toString(), null);
-    byte[] path = Libc.cString(target.toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8));
+    TargetDir root = new TargetDir(null, null, FileName.display(FileName.ofPath(target)), null);
+    // The path's exact bytes: Path.toString is lossy for a name that is not valid UTF-8.
+    byte[] path = Libc.cString(FileName.encode(FileName.ofPath(target.toAbsolutePath())));
     root.fd = Libc.open(Libc.AT_FDCWD, path, Libc.O_RDONLY | Libc.O_DIRECTORY, 0, root.shown);
     return root;
   }
@@ -138,11 +138,15 @@ final class TargetDir implements AutoCloseable {
     } catch (FileSystemException e) {
       return -1; // gone, a link, a directory: not what restore made
     }
-    if (!Libc.fstat(opened, entryShown).sameFile(expected)) {
-      Libc.closeQuietly(opened);
-      return -1;
+    boolean same = false;
+    try {
+      same = Libc.fstat(opened, entryShown).sameFile(expected);
+    } finally {
+      if (!same) {
+        Libc.closeQuietly(opened);
+      }
     }
-    return opened;
+    return same ? opened : -1;
   }
 
   /** Creates the symbolic link {@code name} for {@code link}. */

@@ -280,6 +280,32 @@ class RestoreTargetTest {
     assertThat(result.warnings()).singleElement().asString().startsWith(target + "/lost: chunk ");
   }
 
+  @Test
+  void aFileWhoseChunkIsMissingLeavesWhatTheTargetHasUnderItsName() throws IOException {
+    Files.writeString(target.resolve("kept"), "mine");
+    Node lost =
+        new Node(
+            "kept",
+            Kind.FILE,
+            0644,
+            0,
+            0,
+            MTIME,
+            MTIME,
+            1,
+            1,
+            1,
+            5,
+            List.of(Id.of(new byte[32])),
+            null,
+            null);
+
+    Restore.Result result = restore(snapshot(lost));
+
+    assertThat(target.resolve("kept")).hasContent("mine");
+    assertThat(result.damaged()).isEqualTo(1);
+  }
+
   // --- everything recorded ---
 
   @Test
@@ -348,6 +374,15 @@ class RestoreTargetTest {
     assertThat(names).containsExactlyInAnyOrder(ff, fe);
     assertThat(FileName.resolve(target, ff)).hasContent("ff");
     assertThat(FileName.resolve(target, fe)).hasContent("fe");
+  }
+
+  @Test
+  void aTargetWhoseNameIsNotUtf8IsRestoredInto() throws IOException {
+    target = FileName.resolve(tmp, FileName.decode(new byte[] {'t', (byte) 0xff}));
+
+    restore(snapshot(file("f", "x")));
+
+    assertThat(target.resolve("f")).hasContent("x");
   }
 
   @Test
