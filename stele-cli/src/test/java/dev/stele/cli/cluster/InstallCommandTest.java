@@ -267,6 +267,21 @@ class InstallCommandTest {
   }
 
   @Test
+  void uninstallNamesOnlyWhatItDeleted() {
+    assertThat(k8s.run("install", "--apply", "--no-node-agent").exitCode()).isEqualTo(ExitCode.OK);
+
+    Cli.Run run = k8s.run("uninstall");
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(run.stdout())
+        .contains("deleted Deployment stele-operator")
+        .doesNotContain("stele-node-agent");
+
+    Cli.Run again = k8s.run("uninstall");
+    assertThat(again.exitCode()).as(again.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(again.stdout()).doesNotContain("deleted ");
+  }
+
+  @Test
   void uninstallWithCrdsTakesTheFinalizerOffBeforeDeletingTheCrds() {
     assertThat(k8s.run("install", "--apply").exitCode()).isEqualTo(ExitCode.OK);
     repositoryWithDeletePolicy();
