@@ -65,16 +65,28 @@ public final class InstallCommand extends ClusterCommand {
       description = "Install the node agent (pod volume backups); --no-node-agent leaves it out.")
   boolean nodeAgent;
 
-  @Option(names = "--operator-cpu-request", paramLabel = "CPU")
+  @Option(
+      names = "--operator-cpu-request",
+      paramLabel = "CPU",
+      description = "The operator's CPU request. Default: deploy/operator.yaml's.")
   String operatorCpu;
 
-  @Option(names = "--operator-memory-request", paramLabel = "MEMORY")
+  @Option(
+      names = "--operator-memory-request",
+      paramLabel = "MEMORY",
+      description = "The operator's memory request. Default: deploy/operator.yaml's.")
   String operatorMemory;
 
-  @Option(names = "--node-agent-cpu-request", paramLabel = "CPU")
+  @Option(
+      names = "--node-agent-cpu-request",
+      paramLabel = "CPU",
+      description = "The node agent's CPU request. Default: deploy/node-agent.yaml's.")
   String nodeAgentCpu;
 
-  @Option(names = "--node-agent-memory-request", paramLabel = "MEMORY")
+  @Option(
+      names = "--node-agent-memory-request",
+      paramLabel = "MEMORY",
+      description = "The node agent's memory request. Default: deploy/node-agent.yaml's.")
   String nodeAgentMemory;
 
   @Option(
@@ -96,7 +108,7 @@ public final class InstallCommand extends ClusterCommand {
   @Option(names = "--endpoint", paramLabel = "URL", description = "The S3 endpoint (s3Url).")
   String endpoint;
 
-  @Option(names = "--region", paramLabel = "REGION")
+  @Option(names = "--region", paramLabel = "REGION", description = "The S3 region (region).")
   String region;
 
   @Option(names = "--path-style", description = "Path-style S3 requests (s3ForcePathStyle).")

@@ -16,8 +16,8 @@ import picocli.CommandLine.Option;
 @Command(
     name = "operator",
     description =
-        "Run the Kubernetes operator (BackupStorageLocation, BackupStorageLocationRepository)"
-            + " until stopped; uses the in-cluster service account or the kubeconfig"
+        "Run the Kubernetes operator (locations, repositories, backups, schedules, deletions,"
+            + " restores) until stopped; uses the in-cluster service account or the kubeconfig"
             + " (KUBECONFIG); WATCH_NAMESPACE limits it to one namespace.")
 public final class OperatorCommand extends InClusterCommand<SteleOperator> {
   @Option(
@@ -60,8 +60,8 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
             ? image
             : OwnImage.of(
                 client,
-                System.getenv("POD_NAMESPACE"),
-                System.getenv("POD_NAME"),
+                env().variable("POD_NAMESPACE"),
+                env().variable("POD_NAME"),
                 Settings.DEFAULT_IMAGE);
     return SteleOperator.start(
         client,

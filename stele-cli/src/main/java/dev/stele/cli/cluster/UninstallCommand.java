@@ -99,9 +99,11 @@ public final class UninstallCommand extends ClusterCommand {
     return o.getKind().equals("Namespace") || o.getKind().equals("CustomResourceDefinition");
   }
 
+  /** Deletes {@code o}, saying so only if it was there (installed --no-node-agent, a rerun). */
   private void delete(HasMetadata o) {
-    client.resource(o).delete();
-    out().println("deleted " + o.getKind() + " " + o.getMetadata().getName());
+    if (!client.resource(o).delete().isEmpty()) {
+      out().println("deleted " + o.getKind() + " " + o.getMetadata().getName());
+    }
   }
 
   /** Until no pod of {@code workloads} is left, or a failure after {@code wait}. */

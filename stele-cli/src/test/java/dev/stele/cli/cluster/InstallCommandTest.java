@@ -10,6 +10,7 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.operator.Settings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -85,6 +86,21 @@ class InstallCommandTest {
       assertThat(Installation.files())
           .containsAll(crds.map(p -> "crds/" + p.getFileName()).toList());
     }
+  }
+
+  @Test
+  void theBaseRunsTheImageTheOperatorFallsBackTo() {
+    // The image is named in both manifests and in Settings, the default restore-wait runs when
+    // the operator cannot read its own pod: a release bumps all three or this fails.
+    List<HasMetadata> objects = parse(render());
+    var pods =
+        List.of(
+            only(objects, Deployment.class).getSpec().getTemplate().getSpec(),
+            only(objects, DaemonSet.class).getSpec().getTemplate().getSpec());
+    assertThat(pods)
+        .flatMap(p -> p.getContainers())
+        .extracting(c -> c.getImage())
+        .containsOnly(Settings.DEFAULT_IMAGE);
   }
 
   @Test
@@ -264,6 +280,21 @@ class InstallCommandTest {
         .contains("Kept: namespace stele and its Secrets")
         .contains("the CRDs and every Stele resource");
     assertThat(bslr).isNotNull();
+  }
+
+  @Test
+  void uninstallNamesOnlyWhatItDeleted() {
+    assertThat(k8s.run("install", "--apply", "--no-node-agent").exitCode()).isEqualTo(ExitCode.OK);
+
+    Cli.Run run = k8s.run("uninstall");
+    assertThat(run.exitCode()).as(run.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(run.stdout())
+        .contains("deleted Deployment stele-operator")
+        .doesNotContain("stele-node-agent");
+
+    Cli.Run again = k8s.run("uninstall");
+    assertThat(again.exitCode()).as(again.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(again.stdout()).doesNotContain("deleted ");
   }
 
   @Test
