@@ -162,6 +162,21 @@ class ContainerEndToEndIT {
             "WATCH_NAMESPACE=" + NS,
             "-v",
             backups + ":/backups");
+    // The operator's own pod, as the kubelet would run it: the operator reads its image there
+    // (POD_NAME, POD_NAMESPACE from the downward API) for the restore-wait containers it adds.
+    client
+        .pods()
+        .inNamespace(NS)
+        .resource(
+            new PodBuilder()
+                .withNewMetadata()
+                .withName("stele-operator-" + ID)
+                .endMetadata()
+                .withNewSpec()
+                .withContainers(operatorSpec)
+                .endSpec()
+                .build())
+        .create();
     String operator =
         start(
             "operator",
@@ -173,7 +188,11 @@ class ContainerEndToEndIT {
                         "--tmpfs",
                         "/tmp",
                         "-e",
-                        "HOSTNAME=stele-operator-" + ID))
+                        "HOSTNAME=stele-operator-" + ID,
+                        "-e",
+                        "POD_NAME=stele-operator-" + ID,
+                        "-e",
+                        "POD_NAMESPACE=" + NS))
                 .toList(),
             withPort(operatorSpec.getArgs(), "--metrics-port", metricsPort));
     String agent =
@@ -249,6 +268,9 @@ class ContainerEndToEndIT {
             "the restored pod",
             () -> client.pods().inNamespace("app-copy").withName("web").get(),
             p -> true);
+    // Its restore-wait container runs the image the operator runs, not a name baked into the code.
+    assertThat(copy.getSpec().getInitContainers()).isNotEmpty();
+    assertThat(copy.getSpec().getInitContainers().get(0).getImage()).isEqualTo(IMAGE);
     copy =
         client
             .pods()
