@@ -22,7 +22,6 @@ import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
-import dev.stele.testing.TreeAssert;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -370,11 +369,8 @@ class ContainmentTest {
   }
 
   private void assertRestores(Repository repo, Backup.Result snapshot) throws IOException {
-    Path source = Path.of(snapshot.manifest().paths().get(0));
-    Path target = Files.createTempDirectory(tmp, "restore");
-    var result = restore(repo, snapshot.manifest(), source, target);
-    assertThat(result.warnings()).isEmpty();
-    TreeAssert.assertSameTree(source, target);
+    TestRepositories.assertRestoresExactly(
+        repo, snapshot.manifest(), Path.of(snapshot.manifest().paths().get(0)), tmp, "restore");
   }
 
   private List<String> verifyProblems() throws IOException {

@@ -1,7 +1,6 @@
 package dev.stele.engine;
 
 import static dev.stele.engine.TestRepositories.backup;
-import static dev.stele.engine.TestRepositories.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,7 +16,6 @@ import dev.stele.testing.FaultInjectingBlobStore;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
-import dev.stele.testing.TreeAssert;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -119,10 +117,7 @@ class CrashTest {
   private void assertRestores(
       Repository repo, SnapshotCatalog.Entry snapshot, Path source, String context)
       throws IOException {
-    Path target = Files.createTempDirectory(tmp, "restore");
-    var result = restore(repo, snapshot.manifest(), source, target);
-    assertThat(result.warnings()).as(context).isEmpty();
-    TreeAssert.assertSameTree(source, target);
+    TestRepositories.assertRestoresExactly(repo, snapshot.manifest(), source, tmp, context);
   }
 
   @Test

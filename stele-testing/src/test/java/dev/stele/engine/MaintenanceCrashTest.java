@@ -1,7 +1,6 @@
 package dev.stele.engine;
 
 import static dev.stele.engine.TestRepositories.backup;
-import static dev.stele.engine.TestRepositories.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -19,7 +18,6 @@ import dev.stele.testing.FaultInjectingBlobStore;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
-import dev.stele.testing.TreeAssert;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -162,11 +160,8 @@ class MaintenanceCrashTest {
     List<SnapshotCatalog.Entry> live = new SnapshotCatalog(repo).list();
     assertThat(live).as(context).isNotEmpty();
     for (SnapshotCatalog.Entry e : live) {
-      Path source = Path.of(e.manifest().paths().get(0));
-      Path target = Files.createTempDirectory(tmp, "restore");
-      var result = restore(repo, e.manifest(), source, target);
-      assertThat(result.warnings()).as(context).isEmpty();
-      TreeAssert.assertSameTree(source, target);
+      TestRepositories.assertRestoresExactly(
+          repo, e.manifest(), Path.of(e.manifest().paths().get(0)), tmp, context);
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.stele.engine;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
 import dev.stele.chunk.ChunkerParams;
@@ -15,7 +17,9 @@ import dev.stele.snapshot.BackupListener;
 import dev.stele.snapshot.BackupOptions;
 import dev.stele.snapshot.Restore;
 import dev.stele.snapshot.RestoreListener;
+import dev.stele.testing.TreeAssert;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.List;
@@ -73,6 +77,18 @@ final class TestRepositories {
       Repository repo, SnapshotManifest snapshot, Path source, Path target) throws IOException {
     return new Restore(repo, 2, RestoreListener.NONE)
         .run(snapshot, source.toAbsolutePath().normalize().toString(), target);
+  }
+
+  /**
+   * Restores {@code source} of {@code snapshot} into a new directory under {@code scratch} and
+   * asserts that it comes back exactly, without a warning.
+   */
+  public static void assertRestoresExactly(
+      Repository repo, SnapshotManifest snapshot, Path source, Path scratch, String context)
+      throws IOException {
+    Path target = Files.createTempDirectory(scratch, "restore");
+    assertThat(restore(repo, snapshot, source, target).warnings()).as(context).isEmpty();
+    TreeAssert.assertSameTree(source, target);
   }
 
   /** Copies every blob with its retention into {@code to}, as it is now in {@code from}. */
