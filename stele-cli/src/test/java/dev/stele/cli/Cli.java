@@ -1,13 +1,17 @@
 package dev.stele.cli;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 
 /** Runs {@code stele} in-process with scripted environment variables and captured output. */
 public final class Cli {
@@ -24,6 +28,20 @@ public final class Cli {
     public List<String> errorLines() {
       return stderr.lines().toList();
     }
+  }
+
+  /**
+   * Writes the small tree the command-line tests back up into {@code source}: a text file, a
+   * compressible one, 300,000 random bytes in a nested directory, and a symbolic link.
+   */
+  public static void writeSampleSource(Path source) throws IOException {
+    Files.createDirectories(source.resolve("sub/deeper"));
+    Files.writeString(source.resolve("hello.txt"), "hello, world\n");
+    Files.writeString(source.resolve("sub/notes.txt"), "notes\n".repeat(1000));
+    byte[] random = new byte[300_000];
+    new Random(1).nextBytes(random);
+    Files.write(source.resolve("sub/deeper/random.bin"), random);
+    Files.createSymbolicLink(source.resolve("link"), Path.of("hello.txt"));
   }
 
   public Cli(String repo, String password) {

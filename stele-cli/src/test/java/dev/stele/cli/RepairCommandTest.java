@@ -9,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Random;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -30,12 +29,7 @@ class RepairCommandTest {
   void setUp() throws IOException {
     repo = tmp.resolve("repo");
     source = tmp.resolve("source");
-    Files.createDirectories(source.resolve("sub/deeper"));
-    Files.writeString(source.resolve("hello.txt"), "hello, world\n");
-    Files.writeString(source.resolve("sub/notes.txt"), "notes\n".repeat(1000));
-    byte[] random = new byte[300_000];
-    new Random(1).nextBytes(random);
-    Files.write(source.resolve("sub/deeper/random.bin"), random);
+    Cli.writeSampleSource(source);
     cli = new Cli(repo.toString(), "correct horse");
     assertThat(cli.run("repo", "init", "--kdf-memory", "64", "--kdf-iterations", "1").exitCode())
         .isZero();
