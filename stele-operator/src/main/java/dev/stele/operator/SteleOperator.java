@@ -1,8 +1,15 @@
 package dev.stele.operator;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.stele.operator.backup.BackupReconciler;
 import dev.stele.operator.deletion.BackupExpiryReconciler;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
+import dev.stele.operator.kube.HealthEndpoints;
+import dev.stele.operator.kube.OperatorMetrics;
+import dev.stele.operator.kube.Operators;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.location.LocationReconciler;
+import dev.stele.operator.repository.RepositoryReconciler;
 import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.schedule.ScheduleReconciler;
 import dev.stele.operator.sync.BackupSyncReconciler;

@@ -12,6 +12,8 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.backup.BackupDocument;
+import dev.stele.operator.backup.BackupReconciler;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;

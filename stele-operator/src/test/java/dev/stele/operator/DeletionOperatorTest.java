@@ -16,6 +16,7 @@ import dev.stele.k8s.api.StelApi;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.operator.deletion.BackupExpiryReconciler;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
+import dev.stele.operator.kube.Settings;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;

@@ -8,6 +8,8 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.operator.kube.Discovery;
+import dev.stele.operator.kube.ResourceType;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;

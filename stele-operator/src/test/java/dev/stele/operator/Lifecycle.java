@@ -11,6 +11,8 @@ import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.Schedule;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.store.Place;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;

@@ -9,6 +9,7 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.location.Places;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.BackupListener;
 import dev.stele.snapshot.BackupOptions;

@@ -1,9 +1,9 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
-import dev.stele.operator.Settings;
-import dev.stele.operator.volume.NodeAgent;
-import dev.stele.operator.volume.NodeSettings;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.nodeagent.NodeAgent;
+import dev.stele.operator.nodeagent.NodeSettings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,8 +1,8 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.operator.OwnImage;
-import dev.stele.operator.Settings;
 import dev.stele.operator.SteleOperator;
+import dev.stele.operator.kube.Settings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import picocli.CommandLine.Command;

@@ -2,7 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.StelCommand;
-import dev.stele.operator.volume.VolumeFiles;
+import dev.stele.operator.nodeagent.VolumeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.stele.operator.deletion;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.operator.Manifests;
+import dev.stele.operator.backup.Manifests;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;

@@ -6,7 +6,7 @@ import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.operator.BackupDocument;
+import dev.stele.operator.backup.BackupDocument;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

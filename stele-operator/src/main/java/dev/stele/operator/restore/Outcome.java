@@ -4,7 +4,7 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreStatus;
-import dev.stele.operator.Times;
+import dev.stele.operator.kube.Times;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package dev.stele.operator.restore;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import dev.stele.k8s.api.RestoreSpec;
-import dev.stele.operator.Documents;
+import dev.stele.operator.backup.Documents;
 import java.io.IOException;
 import java.util.List;
 

@@ -2,7 +2,7 @@ package dev.stele.operator.restore;
 
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.operator.SmallSnapshot;
+import dev.stele.operator.backup.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;

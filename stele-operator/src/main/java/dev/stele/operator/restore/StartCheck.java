@@ -5,8 +5,8 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
-import dev.stele.operator.InvalidResourceException;
-import dev.stele.operator.Repositories;
+import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
 import io.fabric8.kubernetes.client.KubernetesClient;
 

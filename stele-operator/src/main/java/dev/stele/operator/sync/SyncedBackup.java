@@ -5,7 +5,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.StelApi;
-import dev.stele.operator.BackupDocument;
+import dev.stele.operator.backup.BackupDocument;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;

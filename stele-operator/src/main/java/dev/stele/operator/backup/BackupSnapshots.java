@@ -1,0 +1,284 @@
+package dev.stele.operator.backup;
+
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.BackupSpec;
+import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.Tree;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A backup's snapshots in its repository (the layout is {@link BackupDocument}'s).
+ *
+ * <ul>
+ *   <li>{@link #writeResources}: the resources part, written as soon as the API objects are
+ *       collected, so that nothing the backup waits for is unreferenced in the meantime: {@code
+ *       backup.json} with what the collection found (no phase: write-once.md rule 5), {@code
+ *       backup.log}, {@code resources/}.
+ *   <li>{@link #writeBackup}: the backup's manifest, written once when every volume has finished:
+ *       the final {@code backup.json} and {@code backup.log}, the same {@code resources/} subtree
+ *       and each completed volume's own subtree under {@code volumes/}. Its labels carry the final
+ *       phase and counts, so listing snapshots is enough to know every backup.
+ * </ul>
+ *
+ * Both are {@link SmallSnapshot}s: every blob either writes is created retained until the backup's
+ * expiration, and blobs it reuses are extended to it before the manifest exists (write-once.md,
+ * "Retention follows the data's need").
+ */
+final class BackupSnapshots {
+  private final Repository repo;
+  private final Clock clock;
+  private final SnapshotCatalog catalog;
+  private final SnapshotBrowser browser;
+
+  BackupSnapshots(Repository repo, Clock clock) {
+    this.repo = repo;
+    this.clock = clock;
+    this.catalog = new SnapshotCatalog(repo);
+    this.browser = new SnapshotBrowser(repo);
+  }
+
+  /**
+   * The resources part, written: what was collected, the pod volumes selected from the pods
+   * collected, and every warning of both.
+   */
+  record Part(
+      Id id,
+      ResourceCollector.Result collected,
+      List<VolumeSelection.PodVolume> volumes,
+      List<String> warnings) {}
+
+  /**
+   * Collects the resources {@code backup} selects, selects the volumes of its pods, and writes both
+   * as the resources part.
+   */
+  Part writeResources(Backup backup, ResourceCollector collector) throws IOException {
+    BackupStatus status = backup.getStatus();
+    Instant started = Instant.parse(status.startTimestamp);
+    Instant expires = Instant.parse(status.expiration);
+    BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
+    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 2, started, expires)) {
+      ResourceCollector.Result r = collector.collect(spec, snapshot.writer());
+      List<String> warnings = new ArrayList<>(r.warnings());
+      List<VolumeSelection.PodVolume> volumes = VolumeSelection.select(r.pods(), spec, warnings);
+      BackupDocument doc =
+          new BackupDocument(
+              BackupDocument.VERSION,
+              backup.getMetadata().getName(),
+              backup.getMetadata().getNamespace(),
+              uid(backup),
+              spec,
+              null, // a part never says how the backup goes: that lives in the cluster
+              status.startTimestamp,
+              null,
+              status.expiration,
+              r.items(),
+              warnings,
+              r.errors(),
+              null,
+              List.of());
+      StringBuilder log = new StringBuilder();
+      line(log, "backup " + backup.getMetadata().getName() + " started at " + started);
+      line(log, "collected " + r.items() + " objects (" + r.itemsNew() + " changed or new)");
+      line(log, volumes.size() + " pod volumes selected");
+      warnings.forEach(w -> line(log, "warning: " + w));
+      r.errors().forEach(e -> line(log, "error: " + e));
+      TreeBuilder root = snapshot.root();
+      root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
+      root.file(
+          BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
+      root.subtree(BackupDocument.RESOURCES, r.tree());
+      Map<String, String> labels = new HashMap<>();
+      labels.put(StelApi.PART_OF_LABEL, uid(backup));
+      labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
+      labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
+      var counts =
+          new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
+      Id id = snapshot.write("/", List.of(StelApi.RESOURCES_TAG), labels, counts, null).id();
+      return new Part(id, r, volumes, List.copyOf(warnings));
+    }
+  }
+
+  /** The backup's manifest, written, and the document it holds. */
+  record Written(SnapshotCatalog.Entry entry, BackupDocument document) {}
+
+  /**
+   * Writes the backup's manifest from its resources part and its volumes' requests (finished,
+   * completed or failed). The phase is Completed, or PartiallyFailed when an object or a volume
+   * could not be backed up.
+   */
+  Written writeBackup(Backup backup, Id resourcesPart, List<PodVolumeBackup> requests)
+      throws IOException {
+    Integer expected = backup.getStatus().volumes;
+    BackupStatus status = backup.getStatus();
+    Instant started = Instant.parse(status.startTimestamp);
+    Instant expires = Instant.parse(status.expiration);
+    SnapshotManifest part = catalog.read(resourcesPart);
+    Tree partRoot = browser.tree(browser.root(part));
+    BackupDocument sofar = BackupDocument.decode(read(partRoot, BackupDocument.FILE));
+    StringBuilder log =
+        new StringBuilder(new String(read(partRoot, BackupDocument.LOG), StandardCharsets.UTF_8));
+    List<String> errors = new ArrayList<>(sofar.errors());
+    if (expected != null && requests.size() < expected) {
+      String missing =
+          (expected - requests.size())
+              + " PodVolumeBackups were deleted before they finished; their volumes are not in"
+              + " the backup";
+      errors.add(missing);
+      line(log, "error: " + missing);
+    }
+    List<BackupDocument.Volume> volumes = new ArrayList<>();
+    Map<BackupDocument.Volume, Id> trees = new HashMap<>();
+    long volumeBytes = 0;
+    List<PodVolumeBackup> sorted = new ArrayList<>(requests);
+    sorted.sort(Comparator.comparing(p -> p.getMetadata().getName()));
+    for (PodVolumeBackup pvb : sorted) {
+      var spec = pvb.getSpec();
+      PodVolumeStatus s = pvb.getStatus() == null ? new PodVolumeStatus() : pvb.getStatus();
+      String what = "volume " + spec.pod.namespace + "/" + spec.pod.name + "/" + spec.volume;
+      long bytes = s.bytesDone == null ? 0 : s.bytesDone;
+      if (PodVolumeStatus.COMPLETED.equals(s.phase) && s.snapshotID != null) {
+        SnapshotManifest vm = catalog.read(Id.parse(s.snapshotID));
+        Node dir = browser.find(vm, vm.paths().get(0));
+        var v =
+            new BackupDocument.Volume(
+                spec.pod.namespace,
+                spec.pod.name,
+                spec.volume,
+                PodVolumeStatus.COMPLETED,
+                null,
+                s.snapshotID,
+                bytes);
+        volumes.add(v);
+        trees.put(v, dir.subtree());
+        volumeBytes += bytes;
+        line(log, what + ": " + bytes + " bytes in snapshot " + s.snapshotID);
+      } else {
+        String why = s.message == null ? "failed" : s.message;
+        volumes.add(
+            new BackupDocument.Volume(
+                spec.pod.namespace,
+                spec.pod.name,
+                spec.volume,
+                PodVolumeStatus.FAILED,
+                why,
+                null,
+                0));
+        errors.add(what + ": " + why);
+        line(log, "error: " + what + ": " + why);
+      }
+    }
+    String phase = errors.isEmpty() ? BackupStatus.COMPLETED : BackupStatus.PARTIALLY_FAILED;
+    Instant now = clock.instant();
+    line(log, "backup " + phase + " at " + now);
+    BackupDocument doc =
+        new BackupDocument(
+            BackupDocument.VERSION,
+            sofar.name(),
+            sofar.namespace(),
+            sofar.uid(),
+            sofar.spec(),
+            phase,
+            sofar.started(),
+            now.toString(),
+            sofar.expiration(),
+            sofar.items(),
+            sofar.warnings(),
+            errors,
+            resourcesPart.hex(),
+            volumes);
+    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 1, started, expires)) {
+      TreeBuilder root = snapshot.root();
+      root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
+      root.file(
+          BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
+      root.subtree(BackupDocument.RESOURCES, partRoot.find(BackupDocument.RESOURCES).subtree());
+      for (var v : volumes) {
+        if (trees.containsKey(v)) {
+          root.dir(BackupDocument.VOLUMES)
+              .dir(v.namespace())
+              .dir(v.pod())
+              .subtree(v.volume(), trees.get(v));
+        }
+      }
+      Map<String, String> labels = labels(backup, phase, sofar.items(), sofar.warnings(), errors);
+      var stats = part.stats();
+      var counts =
+          new SmallSnapshot.Counts(
+              stats.files() + volumes.size(),
+              stats.dirs() + root.directories(),
+              stats.bytes() + volumeBytes,
+              stats.filesNew(),
+              errors.size());
+      var written = snapshot.write("/", List.of(StelApi.BACKUP_TAG), labels, counts, stats);
+      return new Written(written, doc);
+    }
+  }
+
+  /**
+   * The manifest written for {@code backup}, forgotten or not, or null (see {@link
+   * SmallSnapshot#find}); parts are labelled differently and never match.
+   */
+  SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
+    return SmallSnapshot.find(repo, StelApi.BACKUP_TAG, StelApi.BACKUP_UID_LABEL, uid(backup));
+  }
+
+  /** {@code backup.log} of a backup's snapshot. */
+  String log(SnapshotManifest backup) throws IOException {
+    return new String(
+        read(browser.tree(browser.root(backup)), BackupDocument.LOG), StandardCharsets.UTF_8);
+  }
+
+  static Map<String, String> labels(
+      Backup backup, String phase, int items, List<String> warnings, List<String> errors) {
+    Map<String, String> labels = new HashMap<>();
+    labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
+    labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
+    labels.put(StelApi.BACKUP_UID_LABEL, uid(backup));
+    labels.put(StelApi.BACKUP_PHASE_LABEL, phase);
+    labels.put(StelApi.BACKUP_EXPIRATION_LABEL, backup.getStatus().expiration);
+    labels.put(StelApi.BACKUP_ITEMS_LABEL, String.valueOf(items));
+    labels.put(StelApi.BACKUP_WARNINGS_LABEL, String.valueOf(warnings.size()));
+    labels.put(StelApi.BACKUP_ERRORS_LABEL, String.valueOf(errors.size()));
+    return labels;
+  }
+
+  /** The backup's uid, which names its snapshots; namespace/name if the server gave none. */
+  static String uid(Backup backup) {
+    String uid = backup.getMetadata().getUid();
+    return uid == null
+        ? backup.getMetadata().getNamespace() + "/" + backup.getMetadata().getName()
+        : uid;
+  }
+
+  private byte[] read(Tree tree, String name) throws IOException {
+    Node file = tree.find(name);
+    if (file == null) {
+      throw new IOException("the snapshot has no " + name);
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    browser.cat(file, out);
+    return out.toByteArray();
+  }
+
+  private void line(StringBuilder log, String text) {
+    log.append(clock.instant()).append(' ').append(text).append('\n');
+  }
+}

@@ -1,0 +1,180 @@
+package dev.stele.operator.location;
+
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.kube.Conditions;
+import dev.stele.operator.kube.Durations;
+import dev.stele.operator.kube.Events;
+import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.OperatorMetrics;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.store.Place;
+import dev.stele.s3.BucketConfig;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Reconciles a {@link BackupStorageLocation}: every {@code validationFrequency} it reads the
+ * bucket's versioning and object lock, decides whether repositories can live there ({@link
+ * LocationCheck}), writes that into the status, and creates the location's default repository.
+ */
+@ControllerConfiguration(name = "backupstoragelocation")
+public final class LocationReconciler implements Reconciler<BackupStorageLocation> {
+  static final Duration DEFAULT_FREQUENCY = Duration.ofMinutes(1);
+
+  private final KubernetesClient client;
+  private final Settings settings;
+  private final Events events;
+  private final OperatorMetrics metrics;
+
+  public LocationReconciler(KubernetesClient client, Settings settings, OperatorMetrics metrics) {
+    this.client = client;
+    this.settings = settings;
+    this.events = new Events(client, settings.clock());
+    this.metrics = metrics;
+  }
+
+  @Override
+  public UpdateControl<BackupStorageLocation> reconcile(
+      BackupStorageLocation bsl, Context<BackupStorageLocation> context) {
+    return UpdateControl.<BackupStorageLocation>noUpdate().rescheduleAfter(reconcile(bsl));
+  }
+
+  /** One pass; returns when to look again. */
+  public Duration reconcile(BackupStorageLocation bsl) {
+    Instant now = settings.clock().instant();
+    BackupStorageLocationStatus old = bsl.getStatus();
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    Duration frequency;
+    try {
+      frequency =
+          Durations.parse(spec == null ? null : spec.validationFrequency, DEFAULT_FREQUENCY);
+    } catch (IllegalArgumentException e) {
+      frequency = DEFAULT_FREQUENCY;
+    }
+    long generation = generation(bsl);
+    if (old != null
+        && old.lastValidationTime != null
+        && Objects.equals(old.observedGeneration, generation)) {
+      Instant next = Instant.parse(old.lastValidationTime).plus(frequency);
+      if (now.isBefore(next)) {
+        return Duration.between(now, next);
+      }
+    }
+    BackupStorageLocationStatus status = validate(bsl, frequency);
+    status.lastValidationTime = now.toString();
+    status.observedGeneration = generation;
+    status.conditions = old == null ? status.conditions : old.conditions;
+    boolean available = BackupStorageLocationStatus.AVAILABLE.equals(status.phase);
+    Conditions.set(
+        status.conditions,
+        "Available",
+        available,
+        available ? "Validated" : "ValidationFailed",
+        status.message,
+        generation,
+        now);
+    bsl.setStatus(status);
+    // The metric first: whoever sees the new status can also scrape it.
+    metrics.locationPhase(bsl, status.phase);
+    client.resource(bsl).updateStatus();
+    String before = old == null ? null : old.phase;
+    if (!status.phase.equals(before)) {
+      events.record(
+          bsl,
+          available ? Events.NORMAL : Events.WARNING,
+          status.phase,
+          available
+              ? "bucket validated: " + status.versioning + " versioning, lock " + status.lock
+              : status.message);
+    }
+    if (available && !Boolean.FALSE.equals(spec.createDefaultRepository)) {
+      ensureDefaultRepository(bsl);
+    }
+    return frequency;
+  }
+
+  private BackupStorageLocationStatus validate(BackupStorageLocation bsl, Duration frequency) {
+    BackupStorageLocationStatus status = new BackupStorageLocationStatus();
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    Place place = null;
+    try {
+      if (spec != null && spec.validationFrequency != null) {
+        Durations.parse(spec.validationFrequency, frequency);
+      }
+      place = Places.resolve(client, bsl);
+      BucketConfig bucket = settings.stores().inspect(place);
+      status.versioning = bucket.versioning();
+      status.objectLockEnabled = bucket.objectLock();
+      status.defaultRetention = LocationCheck.defaultRule(bucket);
+      LocationCheck.Verdict verdict = LocationCheck.decide(spec.provider, spec.objectLock, bucket);
+      if (verdict.ok()) {
+        status.phase = BackupStorageLocationStatus.AVAILABLE;
+        status.lock = verdict.lock().toString();
+        status.message = "";
+      } else {
+        status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+        status.message = verdict.problem();
+      }
+    } catch (InvalidResourceException | IllegalArgumentException e) {
+      status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+      status.message = e.getMessage();
+    } catch (IOException e) {
+      status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+      status.message = Diagnosis.of(place, e);
+    }
+    return status;
+  }
+
+  private void ensureDefaultRepository(BackupStorageLocation bsl) {
+    String ns = bsl.getMetadata().getNamespace();
+    String name = bsl.getMetadata().getName();
+    var repos = client.resources(BackupStorageLocationRepository.class).inNamespace(ns);
+    BackupStorageLocationRepository existing = repos.withName(name).get();
+    if (existing != null) {
+      if (existing.getSpec() == null || !name.equals(existing.getSpec().backupStorageLocation)) {
+        events.record(
+            bsl,
+            Events.WARNING,
+            "DefaultRepositoryConflict",
+            "BackupStorageLocationRepository "
+                + name
+                + " exists but does not point at this location; no default repository created");
+      }
+      return;
+    }
+    var repo = new BackupStorageLocationRepository();
+    repo.setMetadata(
+        new ObjectMetaBuilder()
+            .withName(name)
+            .withNamespace(ns)
+            .addToLabels(StelApi.LOCATION_LABEL, name)
+            .addToLabels(StelApi.DEFAULT_REPOSITORY_LABEL, "true")
+            .build());
+    repo.setSpec(new BackupStorageLocationRepositorySpec());
+    repo.getSpec().backupStorageLocation = name;
+    repos.resource(repo).create();
+    events.record(
+        bsl,
+        Events.NORMAL,
+        "DefaultRepositoryCreated",
+        "created BackupStorageLocationRepository " + name);
+  }
+
+  public static long generation(io.fabric8.kubernetes.api.model.HasMetadata r) {
+    Long g = r.getMetadata().getGeneration();
+    return g == null ? 0 : g;
+  }
+}

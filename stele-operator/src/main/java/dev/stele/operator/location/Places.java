@@ -1,0 +1,60 @@
+package dev.stele.operator.location;
+
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Secrets;
+import dev.stele.operator.store.Place;
+import io.fabric8.kubernetes.client.KubernetesClient;
+
+/** Resolves a {@link BackupStorageLocation}'s Secrets into a {@link Place}. */
+public final class Places {
+  private Places() {}
+
+  public static Place resolve(KubernetesClient client, BackupStorageLocation bsl)
+      throws InvalidResourceException {
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    if (spec == null || spec.provider == null) {
+      throw new InvalidResourceException("spec.provider is required (s3 or filesystem)");
+    }
+    if (!spec.provider.equals("s3") && !spec.provider.equals("filesystem")) {
+      throw new InvalidResourceException(
+          "spec.provider " + spec.provider + " is not supported: use s3 or filesystem");
+    }
+    if (spec.objectStorage == null || spec.objectStorage.bucket == null) {
+      throw new InvalidResourceException("spec.objectStorage.bucket is required");
+    }
+    String ns = bsl.getMetadata().getNamespace();
+    String access = null;
+    String secret = null;
+    if (spec.credential != null) {
+      String what = "spec.credential (Secret " + spec.credential.getName() + ")";
+      String file = Secrets.read(client, ns, spec.credential, what);
+      if (file == null) {
+        throw new InvalidResourceException(
+            "Secret " + spec.credential.getName() + " named in spec.credential does not exist");
+      }
+      String profile =
+          spec.config == null ? "default" : spec.config.getOrDefault("profile", "default");
+      String[] keys = Secrets.awsKeys(file, profile, what);
+      access = keys[0];
+      secret = keys[1];
+    }
+    String ca = null;
+    if (spec.objectStorage.caCertRef != null) {
+      ca = Secrets.read(client, ns, spec.objectStorage.caCertRef, "spec.objectStorage.caCertRef");
+      if (ca == null) {
+        throw new InvalidResourceException(
+            "Secret "
+                + spec.objectStorage.caCertRef.getName()
+                + " named in spec.objectStorage.caCertRef does not exist");
+      }
+    }
+    String prefix = spec.objectStorage.prefix == null ? "" : spec.objectStorage.prefix;
+    while (prefix.endsWith("/")) {
+      prefix = prefix.substring(0, prefix.length() - 1);
+    }
+    return new Place(
+        spec.provider, spec.objectStorage.bucket, prefix, spec.config, access, secret, ca);
+  }
+}

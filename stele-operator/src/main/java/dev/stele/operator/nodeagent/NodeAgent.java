@@ -1,0 +1,108 @@
+package dev.stele.operator.nodeagent;
+
+import com.sun.net.httpserver.HttpServer;
+import dev.stele.operator.kube.HealthEndpoints;
+import dev.stele.operator.kube.Operators;
+import dev.stele.operator.kube.Settings;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.util.List;
+
+/**
+ * The node agent process ({@code stele node-agent}, a DaemonSet): the PodVolumeBackup and
+ * PodVolumeRestore reconcilers of one node on java-operator-sdk, watching one namespace (the
+ * operator's, where the requests are created) or all.
+ *
+ * <p>Neither reconciler patches its resource through the framework (they write the status
+ * subresource themselves, and add no finalizer), so the agent runs the same against the mock API
+ * server and a real one; {@code serverSideApply} only sets the framework's own default. Stopping
+ * the agent leaves the client open: whoever created it closes it.
+ */
+public final class NodeAgent implements Closeable {
+  /** The source of the agent's Events. */
+  public static final String COMPONENT = "stele-node-agent";
+
+  private final Operator operator;
+  private final HttpServer health;
+
+  private NodeAgent(Operator operator, HttpServer health) {
+    this.operator = operator;
+    this.health = health;
+  }
+
+  /**
+   * Starts the agent, without probes.
+   *
+   * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
+   */
+  public static NodeAgent start(
+      KubernetesClient client,
+      Settings settings,
+      NodeSettings node,
+      String namespace,
+      boolean serverSideApply) {
+    try {
+      return start(client, settings, node, namespace, serverSideApply, -1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e); // no server: nothing to fail
+    }
+  }
+
+  /**
+   * Starts the agent. Every agent reconciles (one per node, each its own node's requests): there is
+   * no leader election.
+   *
+   * @param healthPort the port of {@code /healthz} and {@code /readyz} ({@link HealthEndpoints}),
+   *     or a negative number for none
+   */
+  public static NodeAgent start(
+      KubernetesClient client,
+      Settings settings,
+      NodeSettings node,
+      String namespace,
+      boolean serverSideApply,
+      int healthPort)
+      throws IOException {
+    Operator operator =
+        Operators.create(
+            client,
+            serverSideApply,
+            namespace,
+            List.of(
+                new PodVolumeBackupReconciler(client, settings, node),
+                new PodVolumeRestoreReconciler(client, settings, node)),
+            null);
+    HttpServer health = null;
+    if (healthPort >= 0) {
+      health = HttpServer.create(new InetSocketAddress(healthPort), 0);
+      HealthEndpoints.add(health, operator);
+      health.start();
+    }
+    try {
+      operator.start();
+    } catch (RuntimeException e) {
+      if (health != null) {
+        health.stop(0); // its thread would keep the process alive
+      }
+      throw e;
+    }
+    return new NodeAgent(operator, health);
+  }
+
+  /** The port of the probes, or -1. */
+  public int healthPort() {
+    return health == null ? -1 : health.getAddress().getPort();
+  }
+
+  @Override
+  public void close() {
+    operator.stop();
+    if (health != null) {
+      health.stop(0);
+    }
+  }
+}

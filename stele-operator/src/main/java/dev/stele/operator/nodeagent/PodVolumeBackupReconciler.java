@@ -1,0 +1,280 @@
+package dev.stele.operator.nodeagent;
+
+import static dev.stele.k8s.api.PodVolumeStatus.COMPLETED;
+import static dev.stele.k8s.api.PodVolumeStatus.FAILED;
+import static dev.stele.k8s.api.PodVolumeStatus.IN_PROGRESS;
+import static dev.stele.k8s.api.PodVolumeStatus.NEW;
+
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.kube.Events;
+import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.repository.Repositories;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.SnapshotCatalog;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Serves the {@link PodVolumeBackup}s of this agent's node ({@code spec.node}; others are left to
+ * their own node's agent): finds the pod's volume under the kubelet's pod directory and takes a
+ * snapshot of it with {@link Backup}, tagged {@code pod-volume}, labelled with the backup's uid
+ * ({@code part-of}), name, the pod and the volume, expiring with the backup. The Backup reconciler
+ * collects these snapshots into the backup's manifest.
+ *
+ * <p>Phases: New (or none) → InProgress → Completed | Failed. A pass that starts a backup ends it,
+ * so a request found InProgress was left by an agent that stopped; like every pass, it first looks
+ * for a snapshot carrying the request's labels and completes from it, and only otherwise backs the
+ * volume up again: one request never gets two snapshots. A repository that is not Ready yet is
+ * waited for (message, recheck every {@link Settings#recheck()}), since it is usually on its way
+ * back (its location's validation failed once); everything else that is wrong fails the request
+ * with one line.
+ */
+@ControllerConfiguration(name = "podvolumebackup")
+public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolumeBackup> {
+  private static final Logger LOG = LoggerFactory.getLogger(PodVolumeBackupReconciler.class);
+
+  public PodVolumeBackupReconciler(KubernetesClient client, Settings settings, NodeSettings node) {
+    super(client, settings, node);
+  }
+
+  @Override
+  public Duration reconcile(PodVolumeBackup cached) {
+    if (cached.getSpec() == null || !node.node().equals(cached.getSpec().node)) {
+      return null;
+    }
+    PodVolumeBackup pvb = current(cached);
+    if (pvb == null || isFinal(pvb.getStatus())) {
+      return null;
+    }
+    StatusWriter<PodVolumeBackup> status = new StatusWriter<>(client, pvb);
+    PodVolumeBackupSpec spec = pvb.getSpec();
+    String invalid = invalid(spec);
+    if (invalid != null) {
+      return finish(status, FAILED, invalid);
+    }
+    Instant expires;
+    try {
+      expires = spec.expiration == null ? null : Instant.parse(spec.expiration);
+    } catch (DateTimeParseException e) {
+      return finish(status, FAILED, "spec.expiration is not a time: " + spec.expiration);
+    }
+    BackupStorageLocationRepository bslr;
+    try {
+      bslr = repositories.resolve(pvb.getMetadata().getNamespace(), spec.repository, null);
+    } catch (InvalidResourceException e) {
+      return finish(status, FAILED, e.getMessage());
+    }
+    String notReady = Repositories.notReady(bslr);
+    if (notReady != null) {
+      PodVolumeStatus s = status.resource().getStatus();
+      if (!notReady.equals(s.message)) {
+        status.write(
+            x -> {
+              x.phase = x.phase == null ? NEW : x.phase;
+              x.message = notReady;
+            });
+      }
+      return settings.recheck();
+    }
+    String repository = bslr.getMetadata().getName();
+    try (Repository repo = repositories.open(bslr)) {
+      List<SnapshotCatalog.Entry> snapshots = new SnapshotCatalog(repo).list();
+      SnapshotCatalog.Entry existing =
+          snapshots.stream().filter(e -> isFor(e.manifest(), spec)).findFirst().orElse(null);
+      if (existing != null) {
+        return completeFrom(status, existing);
+      }
+      Path dir;
+      try {
+        dir = volumes.directory(pod(spec), spec.volume);
+      } catch (PodVolumes.Unavailable e) {
+        return finish(status, FAILED, e.getMessage());
+      }
+      return backUp(status, repo, snapshots, dir, expires);
+    } catch (IOException | InvalidResourceException | RuntimeException e) {
+      LOG.warn("pod volume backup {} failed", pvb.getMetadata().getName(), e);
+      return finish(status, FAILED, "repository " + repository + ": " + e.getMessage());
+    }
+  }
+
+  /** The pod of the request, checked to be the one named (uid) and to run on this node. */
+  private Pod pod(PodVolumeBackupSpec spec) throws PodVolumes.Unavailable {
+    String name = spec.pod.namespace + "/" + spec.pod.name;
+    Pod pod = client.pods().inNamespace(spec.pod.namespace).withName(spec.pod.name).get();
+    if (pod == null) {
+      throw new PodVolumes.Unavailable("pod " + name + " does not exist", true);
+    }
+    String uid = pod.getMetadata().getUid();
+    if (spec.pod.uid != null && !spec.pod.uid.equals(uid)) {
+      throw new PodVolumes.Unavailable(
+          "pod " + name + " was replaced: its uid is " + uid + ", not " + spec.pod.uid, true);
+    }
+    String on = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+    if (!node.node().equals(on)) {
+      throw new PodVolumes.Unavailable(
+          "pod " + name + " runs on node " + on + ", not on " + node.node() + " (spec.node)", true);
+    }
+    return pod;
+  }
+
+  private Duration backUp(
+      StatusWriter<PodVolumeBackup> status,
+      Repository repo,
+      List<SnapshotCatalog.Entry> snapshots,
+      Path dir,
+      Instant expires)
+      throws IOException {
+    PodVolumeBackupSpec spec = status.resource().getSpec();
+    String host = spec.pod.namespace + "/" + spec.pod.name;
+    List<String> paths = Backup.sourcePaths(List.of(dir));
+    long total = VolumeFiles.size(dir);
+    PodVolumeBackup started =
+        status.write(
+            s -> {
+              s.phase = IN_PROGRESS;
+              s.message = "backing up " + dir + " on node " + node.node();
+              s.path = dir.toString();
+              s.startTimestamp = settings.clock().instant().toString();
+              s.bytesTotal = total;
+              s.bytesDone = 0L;
+            });
+    events.record(started, Events.NORMAL, IN_PROGRESS, started.getStatus().message);
+    BackupOptions options =
+        BackupOptions.defaults(host)
+            .withTags(List.of(StelApi.POD_VOLUME_TAG))
+            .withLabels(labels(spec))
+            .withExpiry(expires)
+            .withExcludes(List.of(VolumeFiles.markerGlob(dir)));
+    // The newest snapshot of this same directory (the pod has not been replaced) is the parent:
+    // its unchanged files are not read again.
+    for (SnapshotCatalog.Entry e : snapshots) {
+      if (e.manifest().host().equals(host) && e.manifest().paths().equals(paths)) {
+        options = options.withParent(e.manifest(), e.id().hex());
+      }
+    }
+    AtomicLong done = new AtomicLong();
+    BackupListener listener =
+        new BackupListener() {
+          @Override
+          public void bytesRead(long bytes) {
+            done.addAndGet(bytes);
+          }
+
+          @Override
+          public void fileDone(Path path, long bytes, boolean reused) {
+            if (reused) {
+              done.addAndGet(bytes);
+            }
+          }
+        };
+    Backup.Result result;
+    try (ProgressTicker ticker =
+        new ProgressTicker(
+            status.resource().getMetadata().getName(),
+            node.progress(),
+            done::get,
+            d -> status.write(s -> s.bytesDone = d))) {
+      result = new Backup(repo, options, listener).run(List.of(dir));
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("backing up {} failed", dir, e);
+      return finish(status, FAILED, "backing up " + dir + ": " + e.getMessage());
+    }
+    SnapshotManifest.Stats stats = result.manifest().stats();
+    String message =
+        stats.files()
+            + " files, "
+            + stats.bytes()
+            + " bytes ("
+            + stats.bytesNew()
+            + " new) from "
+            + dir
+            + (result.warnings().isEmpty()
+                ? ""
+                : "; " + result.warnings().size() + " skipped: " + first(result.warnings()));
+    status.write(
+        s -> {
+          s.snapshotID = result.id().hex();
+          s.bytesDone = stats.bytes();
+          s.bytesTotal = stats.bytes();
+        });
+    return finish(status, COMPLETED, message);
+  }
+
+  private Duration completeFrom(StatusWriter<PodVolumeBackup> status, SnapshotCatalog.Entry e) {
+    SnapshotManifest m = e.manifest();
+    status.write(
+        s -> {
+          s.snapshotID = e.id().hex();
+          s.path = m.paths().isEmpty() ? s.path : m.paths().get(0);
+          s.bytesDone = m.stats().bytes();
+          s.bytesTotal = m.stats().bytes();
+          s.startTimestamp = s.startTimestamp == null ? m.time().toString() : s.startTimestamp;
+        });
+    return finish(
+        status,
+        COMPLETED,
+        "completed from snapshot "
+            + e.id().shortHex()
+            + ", written for this request before the agent restarted");
+  }
+
+  private static String invalid(PodVolumeBackupSpec spec) {
+    if (spec.pod == null || blank(spec.pod.namespace) || blank(spec.pod.name)) {
+      return "spec.pod needs a namespace and a name";
+    }
+    if (blank(spec.volume)) {
+      return "spec.volume is empty";
+    }
+    if (blank(spec.backupUID)) {
+      return "spec.backupUID is empty";
+    }
+    return null;
+  }
+
+  /** The labels of the request's snapshot; the first four identify it. */
+  static Map<String, String> labels(PodVolumeBackupSpec spec) {
+    Map<String, String> labels = new HashMap<>();
+    labels.put(StelApi.PART_OF_LABEL, spec.backupUID);
+    labels.put(StelApi.POD_NAMESPACE_LABEL, spec.pod.namespace);
+    labels.put(StelApi.POD_NAME_LABEL, spec.pod.name);
+    labels.put(StelApi.VOLUME_LABEL, spec.volume);
+    if (spec.backupName != null) {
+      labels.put(StelApi.BACKUP_NAME_LABEL, spec.backupName);
+    }
+    return labels;
+  }
+
+  /**
+   * Whether {@code m} is the snapshot of this request: a pod volume of this backup, pod, volume.
+   */
+  static boolean isFor(SnapshotManifest m, PodVolumeBackupSpec spec) {
+    Map<String, String> l = m.labels();
+    return m.tags().contains(StelApi.POD_VOLUME_TAG)
+        && Objects.equals(l.get(StelApi.PART_OF_LABEL), spec.backupUID)
+        && Objects.equals(l.get(StelApi.POD_NAMESPACE_LABEL), spec.pod.namespace)
+        && Objects.equals(l.get(StelApi.POD_NAME_LABEL), spec.pod.name)
+        && Objects.equals(l.get(StelApi.VOLUME_LABEL), spec.volume);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.stele.operator.repository;
+
+import dev.stele.k8s.api.BackupStorageLocation;
+import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
+import dev.stele.k8s.api.StelApi;
+import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Settings;
+import dev.stele.operator.location.Places;
+import dev.stele.operator.store.Place;
+import dev.stele.repo.Repository;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+
+/**
+ * Finds the repository a Backup, Restore or pod volume request names, and opens it with the
+ * password from its Secret. Shared by every reconciler that reads or writes snapshots.
+ */
+public final class Repositories {
+  private final KubernetesClient client;
+  private final Settings settings;
+
+  public Repositories(KubernetesClient client, Settings settings) {
+    this.client = client;
+    this.settings = settings;
+  }
+
+  /** The repository called {@code name} in {@code namespace}. */
+  public BackupStorageLocationRepository named(String namespace, String name)
+      throws InvalidResourceException {
+    var r =
+        client
+            .resources(BackupStorageLocationRepository.class)
+            .inNamespace(namespace)
+            .withName(name)
+            .get();
+    if (r == null) {
+      throw new InvalidResourceException(
+          "BackupStorageLocationRepository " + name + " does not exist in " + namespace);
+    }
+    return r;
+  }
+
+  /**
+   * {@code repository} if given (checked to live in {@code location} when that is given too), else
+   * the default repository of {@code location} (or of the location named {@code default}).
+   */
+  public BackupStorageLocationRepository resolve(
+      String namespace, String repository, String location) throws InvalidResourceException {
+    if (repository != null && !repository.isBlank()) {
+      var r = named(namespace, repository);
+      if (location != null
+          && r.getSpec() != null
+          && !location.equals(r.getSpec().backupStorageLocation)) {
+        throw new InvalidResourceException(
+            "repository "
+                + repository
+                + " lives in location "
+                + r.getSpec().backupStorageLocation
+                + ", not "
+                + location);
+      }
+      return r;
+    }
+    String bsl = location == null || location.isBlank() ? "default" : location;
+    var candidates =
+        client
+            .resources(BackupStorageLocationRepository.class)
+            .inNamespace(namespace)
+            .withLabel(StelApi.DEFAULT_REPOSITORY_LABEL)
+            .list()
+            .getItems()
+            .stream()
+            .filter(r -> r.getSpec() != null && bsl.equals(r.getSpec().backupStorageLocation))
+            .toList();
+    if (candidates.isEmpty()) {
+      throw new InvalidResourceException(
+          "BackupStorageLocation "
+              + bsl
+              + " has no default repository in "
+              + namespace
+              + ": name one in spec.repository");
+    }
+    return candidates.get(0);
+  }
+
+  /** Why the repository cannot be used yet, or null when it is Ready. */
+  public static String notReady(BackupStorageLocationRepository bslr) {
+    BackupStorageLocationRepositoryStatus rs = bslr.getStatus();
+    if (rs != null && BackupStorageLocationRepositoryStatus.READY.equals(rs.phase)) {
+      return null;
+    }
+    return "waiting for repository "
+        + bslr.getMetadata().getName()
+        + " to be Ready"
+        + (rs == null || rs.message == null || rs.message.isEmpty()
+            ? ""
+            : " (" + rs.phase + ": " + rs.message + ")");
+  }
+
+  /** Opens the repository, checking it is the one its resource recorded. */
+  public Repository open(BackupStorageLocationRepository bslr)
+      throws IOException, InvalidResourceException {
+    String ns = bslr.getMetadata().getNamespace();
+    BackupStorageLocation bsl =
+        client
+            .resources(BackupStorageLocation.class)
+            .inNamespace(ns)
+            .withName(bslr.getSpec().backupStorageLocation)
+            .get();
+    if (bsl == null) {
+      throw new InvalidResourceException(
+          "BackupStorageLocation " + bslr.getSpec().backupStorageLocation + " does not exist");
+    }
+    Place place = Places.resolve(client, bsl);
+    Passwords passwords = new Passwords(client, bslr);
+    String password = passwords.read();
+    if (password == null) {
+      throw new InvalidResourceException(passwords.describe() + " does not exist");
+    }
+    var store = settings.stores().open(place, place.repositoryPath(bslr.getMetadata().getName()));
+    Repository repo;
+    try {
+      repo = Repository.open(store, password.toCharArray(), settings.clock());
+    } catch (IOException | RuntimeException e) {
+      store.close();
+      throw e;
+    }
+    String recorded = bslr.getStatus() == null ? null : bslr.getStatus().repositoryID;
+    if (recorded != null && !recorded.equals(repo.format().id())) {
+      repo.close();
+      throw new InvalidResourceException(
+          "holds repository " + repo.format().id() + ", not " + recorded + " as recorded");
+    }
+    return repo;
+  }
+}
