@@ -11,7 +11,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code stele cat}: one file's content from a snapshot, to standard output. */
 @Command(name = "cat", description = "Write a file from a snapshot to standard output.")
-final class CatCommand extends StelCommand {
+final class CatCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

@@ -23,7 +23,7 @@ import picocli.CommandLine.Option;
     description =
         "Back up a generated sample tree into a new repository in a temporary directory,"
             + " restore it, and check the restore is identical.")
-final class DemoCommand extends StelCommand {
+final class DemoCommand extends SteleCommand {
   static final String PASSWORD = "stele-demo";
 
   @Option(names = "--keep", description = "Keep the temporary directories afterwards.")

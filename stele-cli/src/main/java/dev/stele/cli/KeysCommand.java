@@ -33,7 +33,7 @@ final class KeysCommand extends GroupCommand {
   }
 
   @Command(name = "add", description = "Add a password.")
-  static final class Add extends StelCommand {
+  static final class Add extends SteleCommand {
     @Mixin RepositoryOptions repository;
     @Mixin KdfOptions kdf;
 
@@ -56,7 +56,7 @@ final class KeysCommand extends GroupCommand {
   }
 
   @Command(name = "list", description = "List the passwords (key blobs); * marks the one in use.")
-  static final class ListKeys extends StelCommand {
+  static final class ListKeys extends SteleCommand {
     @Mixin RepositoryOptions repository;
 
     @Option(names = "--json", description = "Print JSON.")
@@ -85,7 +85,7 @@ final class KeysCommand extends GroupCommand {
   @Command(
       name = "remove",
       description = "Remove a password: its key blob is tombstoned and no longer opens.")
-  static final class Remove extends StelCommand {
+  static final class Remove extends SteleCommand {
     @Mixin RepositoryOptions repository;
 
     @Parameters(paramLabel = "ID", description = "Key id or a unique prefix of one.")

@@ -15,7 +15,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code stele ls}: what a snapshot holds at a path, reading only the trees on the way. */
 @Command(name = "ls", description = "List files in a snapshot.")
-final class LsCommand extends StelCommand {
+final class LsCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

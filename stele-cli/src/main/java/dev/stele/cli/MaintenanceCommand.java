@@ -19,7 +19,7 @@ final class MaintenanceCommand extends GroupCommand {
           "One maintenance pass: delete what an earlier pass marked (once the sweep window has"
               + " passed and retention allows), rewrite partly dead packs, compact the index,"
               + " mark what is now unreferenced, and extend retention where needed.")
-  static final class Run extends StelCommand {
+  static final class Run extends SteleCommand {
     @Mixin RepositoryOptions repository;
 
     @Option(names = "--dry-run", description = "Decide, but write and delete nothing.")

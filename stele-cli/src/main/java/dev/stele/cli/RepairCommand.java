@@ -18,7 +18,7 @@ import picocli.CommandLine.Mixin;
             + " mark them for maintenance. Never deletes or rewrites anything. Then report every"
             + " snapshot as complete, or incomplete with the files and directories it lacks."
             + " Exits 5 while a snapshot is incomplete.")
-final class RepairCommand extends StelCommand {
+final class RepairCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
 
   @Override

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 
 /** {@code stele repo init}: a new repository in an empty place. */
 @Command(name = "init", description = "Create a repository in an empty directory or S3 prefix.")
-final class RepoInitCommand extends StelCommand {
+final class RepoInitCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin KdfOptions kdf;
 

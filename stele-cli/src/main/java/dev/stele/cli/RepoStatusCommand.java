@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
 
 /** {@code stele repo status}: the format, and how much the repository holds. */
 @Command(name = "status", description = "Show a repository's format and contents.")
-final class RepoStatusCommand extends StelCommand {
+final class RepoStatusCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

@@ -5,8 +5,8 @@ import dev.stele.cli.cluster.RestoreDescribeCommand;
 import dev.stele.cli.cluster.RestoreGetCommand;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileName;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.nio.file.Path;
 import picocli.CommandLine.Command;
@@ -36,7 +36,7 @@ import picocli.CommandLine.Parameters;
       RestoreGetCommand.class,
       RestoreDescribeCommand.class,
     })
-final class RestoreCommand extends StelCommand {
+final class RestoreCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 
@@ -70,10 +70,10 @@ final class RestoreCommand extends StelCommand {
     try (Repository repo = repository.open(env, asOf)) {
       SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
       repo.loadIndex();
-      Restore.Result result;
+      FileRestore.Result result;
       try (Progress progress = Progress.start("restore", env)) {
-        RestoreListener listener =
-            new RestoreListener() {
+        FileRestoreListener listener =
+            new FileRestoreListener() {
               @Override
               public void planned(long files, long bytes) {
                 progress.totalBytes.set(bytes);
@@ -95,7 +95,8 @@ final class RestoreCommand extends StelCommand {
               }
             };
         long t0 = System.nanoTime();
-        result = new Restore(repo, threads, listener).run(snapshot.manifest(), r.path(), target);
+        result =
+            new FileRestore(repo, threads, listener).run(snapshot.manifest(), r.path(), target);
         double seconds = (System.nanoTime() - t0) / 1e9;
         progress.close();
         out()

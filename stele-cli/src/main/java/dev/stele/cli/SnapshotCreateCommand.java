@@ -3,9 +3,9 @@ package dev.stele.cli;
 import dev.stele.repo.Hosts;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
  * the same host.
  */
 @Command(name = "create", description = "Back up PATHs into a new snapshot.")
-final class SnapshotCreateCommand extends StelCommand {
+final class SnapshotCreateCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
 
   @Parameters(paramLabel = "PATH", arity = "1..*", description = "Files or directories to back up.")
@@ -68,12 +68,12 @@ final class SnapshotCreateCommand extends StelCommand {
     CliEnvironment env = env();
     try (Repository repo = repository.open(env)) {
       String hostName = host != null ? host : Hosts.name();
-      List<String> absolute = Backup.sourcePaths(paths);
+      List<String> absolute = FileBackup.sourcePaths(paths);
       SnapshotCatalog catalog = new SnapshotCatalog(repo);
       SnapshotCatalog.Entry parentEntry =
           parent != null ? catalog.resolve(parent) : catalog.latest(hostName, absolute);
-      BackupOptions options =
-          BackupOptions.defaults(hostName).withTags(tags).withExcludes(excludes);
+      FileBackupOptions options =
+          FileBackupOptions.defaults(hostName).withTags(tags).withExcludes(excludes);
       if (retain != null) {
         options =
             options.withExpiry(env.clock().instant().plus(Durations.parse("--retain", retain)));
@@ -84,11 +84,11 @@ final class SnapshotCreateCommand extends StelCommand {
       if (parentEntry != null) {
         options = options.withParent(parentEntry.manifest(), parentEntry.id().hex());
       }
-      Backup.Result result;
+      FileBackup.Result result;
       try (Progress progress = Progress.start("backup", env);
           SizeScan scan = SizeScan.start(env, paths, excludes, progress.totalBytes)) {
-        BackupListener listener =
-            new BackupListener() {
+        FileBackupListener listener =
+            new FileBackupListener() {
               @Override
               public void bytesRead(long bytes) {
                 progress.bytes.addAndGet(bytes);
@@ -107,14 +107,14 @@ final class SnapshotCreateCommand extends StelCommand {
                 progress.println("warning: " + message);
               }
             };
-        result = new Backup(repo, options, listener).run(paths);
+        result = new FileBackup(repo, options, listener).run(paths);
       }
       print(result, parentEntry);
       return result.warnings().isEmpty() ? ExitCode.OK : ExitCode.WARNINGS;
     }
   }
 
-  private void print(Backup.Result result, SnapshotCatalog.Entry parentEntry) {
+  private void print(FileBackup.Result result, SnapshotCatalog.Entry parentEntry) {
     SnapshotManifest.Stats s = result.manifest().stats();
     if (json) {
       Map<String, Object> o = new LinkedHashMap<>();

@@ -13,7 +13,7 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "diff",
     description = "Show what changed between two snapshots: + added, - removed, M modified.")
-final class SnapshotDiffCommand extends StelCommand {
+final class SnapshotDiffCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Forget snapshots (named, or all not kept by --keep-* rules applied per host and paths)."
             + " Data is reclaimed later by 'stele maintenance run'.")
-final class SnapshotForgetCommand extends StelCommand {
+final class SnapshotForgetCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
 
   @Parameters(paramLabel = "SNAPSHOT", arity = "0..*", description = "Snapshots to forget.")

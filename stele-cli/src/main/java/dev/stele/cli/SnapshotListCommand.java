@@ -18,7 +18,7 @@ import picocli.CommandLine.Option;
     description =
         "List snapshots, oldest first. A snapshot whose manifest cannot be read is listed as"
             + " damaged, and the command exits 5.")
-final class SnapshotListCommand extends StelCommand {
+final class SnapshotListCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

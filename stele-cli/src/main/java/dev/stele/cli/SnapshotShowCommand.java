@@ -10,7 +10,7 @@ import picocli.CommandLine.Parameters;
 
 /** {@code stele snapshot show}: one snapshot's manifest. */
 @Command(name = "show", description = "Show one snapshot: where it came from and what it holds.")
-final class SnapshotShowCommand extends StelCommand {
+final class SnapshotShowCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

@@ -15,7 +15,7 @@ import picocli.CommandLine.Command;
  * classes for the cluster commands.
  */
 @Command(name = "class-data-training", hidden = true)
-final class TrainingCommand extends StelCommand {
+final class TrainingCommand extends SteleCommand {
   @Override
   public Integer call() throws Exception {
     int code = Main.run(env(), "demo", "--quick");

@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
     description =
         "Check every metadata blob, tree and index entry; with --read-data, every byte of every"
             + " pack. Exits 5 if anything is damaged or missing.")
-final class VerifyCommand extends StelCommand {
+final class VerifyCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;
 

@@ -4,9 +4,9 @@ import com.sun.jna.Memory;
 import java.io.IOException;
 
 /**
- * A file being restored. Restore creates it (empty, sized, with {@code O_EXCL}) while it walks the
- * snapshot; the first chunk to arrive opens it again, below the target and checked by inode, so a
- * file or link swapped in meanwhile is never written. Pages of zeros are skipped (the file was
+ * A file being restored. FileRestore creates it (empty, sized, with {@code O_EXCL}) while it walks
+ * the snapshot; the first chunk to arrive opens it again, below the target and checked by inode, so
+ * a file or link swapped in meanwhile is never written. Pages of zeros are skipped (the file was
  * sized up front, so they stay holes); the last chunk closes it and gives it its owner, mode and
  * time. A file that lost a chunk never gets them, and the restore removes it at the end.
  *
@@ -20,7 +20,7 @@ final class OutputFile {
   private static final ThreadLocal<Memory> BUFFER =
       ThreadLocal.withInitial(() -> new Memory(WRITE_SLICE));
 
-  private final Restore restore;
+  private final FileRestore restore;
   private final TargetDir dir;
   private final byte[] name;
   private final String shown;
@@ -31,7 +31,7 @@ final class OutputFile {
   private boolean failed;
 
   OutputFile(
-      Restore restore,
+      FileRestore restore,
       TargetDir dir,
       byte[] name,
       String shown,

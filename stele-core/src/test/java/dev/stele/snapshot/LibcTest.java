@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restore's native calls work where nothing can be unpacked: the distribution ships JNA's library
- * in {@code native/<platform>/} beside {@code lib/}, and Libc finds it there.
+ * FileRestore's native calls work where nothing can be unpacked: the distribution ships JNA's
+ * library in {@code native/<platform>/} beside {@code lib/}, and Libc finds it there.
  */
 class LibcTest {
   @TempDir Path tmp;

@@ -11,7 +11,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.BackupReconciler;
 import dev.stele.repo.BlobKind;
@@ -176,7 +176,7 @@ class BackupOperatorTest {
                     backup
                         .getMetadata()
                         .getUid()
-                        .equals(e.manifest().labels().get(StelApi.BACKUP_UID_LABEL)))
+                        .equals(e.manifest().labels().get(SteleApi.BACKUP_UID_LABEL)))
             .toList();
   }
 
@@ -189,7 +189,7 @@ class BackupOperatorTest {
             new PodBuilder()
                 .withNewMetadata()
                 .withName(name)
-                .addToAnnotations(StelApi.BACKUP_VOLUMES_ANNOTATION, volume)
+                .addToAnnotations(SteleApi.BACKUP_VOLUMES_ANNOTATION, volume)
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName("node-1")
@@ -220,7 +220,7 @@ class BackupOperatorTest {
     return client
         .resources(PodVolumeBackup.class)
         .inNamespace(NS)
-        .withLabel(StelApi.BACKUP_NAME_LABEL, backup)
+        .withLabel(SteleApi.BACKUP_NAME_LABEL, backup)
         .list()
         .getItems();
   }
@@ -230,12 +230,13 @@ class BackupOperatorTest {
     try (Repository repo = openRepository()) {
       var spec = pvb.getSpec();
       var options =
-          dev.stele.snapshot.BackupOptions.defaults(spec.pod.namespace + "/" + spec.pod.name)
-              .withTags(List.of(StelApi.POD_VOLUME_TAG))
-              .withLabels(Map.of(StelApi.PART_OF_LABEL, spec.backupUID))
+          dev.stele.snapshot.FileBackupOptions.defaults(spec.pod.namespace + "/" + spec.pod.name)
+              .withTags(List.of(SteleApi.POD_VOLUME_TAG))
+              .withLabels(Map.of(SteleApi.PART_OF_LABEL, spec.backupUID))
               .withExpiry(Instant.parse(spec.expiration));
       var result =
-          new dev.stele.snapshot.Backup(repo, options, dev.stele.snapshot.BackupListener.NONE)
+          new dev.stele.snapshot.FileBackup(
+                  repo, options, dev.stele.snapshot.FileBackupListener.NONE)
               .run(List.of(dir));
       pvb.setStatus(new PodVolumeStatus());
       pvb.getStatus().phase = PodVolumeStatus.COMPLETED;
@@ -291,12 +292,12 @@ class BackupOperatorTest {
       var manifest = found.get(0).manifest();
       assertThat(found.get(0).id().hex()).isEqualTo(s.snapshotID);
       assertThat(manifest.labels())
-          .containsEntry(StelApi.BACKUP_NAME_LABEL, "nightly")
-          .containsEntry(StelApi.BACKUP_NAMESPACE_LABEL, NS)
-          .containsEntry(StelApi.BACKUP_PHASE_LABEL, "Completed")
-          .containsEntry(StelApi.BACKUP_ITEMS_LABEL, "7")
-          .containsEntry(StelApi.BACKUP_ERRORS_LABEL, "0")
-          .containsEntry(StelApi.BACKUP_EXPIRATION_LABEL, s.expiration);
+          .containsEntry(SteleApi.BACKUP_NAME_LABEL, "nightly")
+          .containsEntry(SteleApi.BACKUP_NAMESPACE_LABEL, NS)
+          .containsEntry(SteleApi.BACKUP_PHASE_LABEL, "Completed")
+          .containsEntry(SteleApi.BACKUP_ITEMS_LABEL, "7")
+          .containsEntry(SteleApi.BACKUP_ERRORS_LABEL, "0")
+          .containsEntry(SteleApi.BACKUP_EXPIRATION_LABEL, s.expiration);
       assertThat(manifest.expires()).isEqualTo(Instant.parse(s.expiration));
       String tree = manifest.tree();
 
@@ -349,7 +350,7 @@ class BackupOperatorTest {
     try (Repository repo = openRepository()) {
       var catalog = new SnapshotCatalog(repo);
       assertThat(catalog.list())
-          .filteredOn(e -> e.manifest().tags().contains(StelApi.BACKUP_TAG))
+          .filteredOn(e -> e.manifest().tags().contains(SteleApi.BACKUP_TAG))
           .hasSize(3);
       assertThat(find(repo, catalog.read(Id.parse(third.snapshotID)).tree(), "resources"))
           .isEqualTo(find(repo, catalog.read(Id.parse(second.snapshotID)).tree(), "resources"));
@@ -389,7 +390,7 @@ class BackupOperatorTest {
     try (Repository repo = openRepository()) {
       assertThat(new SnapshotCatalog(repo).list())
           .singleElement()
-          .satisfies(e -> assertThat(e.manifest().tags()).containsExactly(StelApi.RESOURCES_TAG));
+          .satisfies(e -> assertThat(e.manifest().tags()).containsExactly(SteleApi.RESOURCES_TAG));
     }
   }
 
@@ -467,7 +468,7 @@ class BackupOperatorTest {
             new PodBuilder()
                 .withNewMetadata()
                 .withName("pending")
-                .addToAnnotations(StelApi.VELERO_BACKUP_VOLUMES_ANNOTATION, "cache")
+                .addToAnnotations(SteleApi.VELERO_BACKUP_VOLUMES_ANNOTATION, "cache")
                 .endMetadata()
                 .withNewSpec()
                 .addNewVolume()

@@ -12,7 +12,7 @@ import dev.stele.k8s.api.DeleteBackupRequestSpec;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.operator.deletion.BackupExpiryReconciler;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
@@ -20,8 +20,8 @@ import dev.stele.operator.kube.Settings;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
@@ -84,18 +84,18 @@ class DeletionOperatorTest {
     Files.writeString(dir.resolve("data.txt"), ("rows of " + volume + "\n").repeat(500));
     Instant expires = Instant.parse(backup.getStatus().expiration);
     try (Repository repo = Lifecycle.open(op, base)) {
-      return new dev.stele.snapshot.Backup(
+      return new dev.stele.snapshot.FileBackup(
               repo,
-              BackupOptions.defaults("node-1")
-                  .withTags(List.of(StelApi.POD_VOLUME_TAG))
+              FileBackupOptions.defaults("node-1")
+                  .withTags(List.of(SteleApi.POD_VOLUME_TAG))
                   .withExpiry(expires)
                   .withThreads(1)
                   .withLabels(
                       Map.of(
-                          StelApi.PART_OF_LABEL, backup.getMetadata().getUid(),
-                          StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName(),
-                          StelApi.VOLUME_LABEL, volume)),
-              BackupListener.NONE)
+                          SteleApi.PART_OF_LABEL, backup.getMetadata().getUid(),
+                          SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName(),
+                          SteleApi.VOLUME_LABEL, volume)),
+              FileBackupListener.NONE)
           .run(List.of(dir))
           .id();
     }
@@ -175,7 +175,7 @@ class DeletionOperatorTest {
       assertThat(tombstones.values().stream().flatMap(List::stream).map(BlobKind.TOMBSTONE::nameOf))
           .containsExactlyInAnyOrderElementsOf(s.tombstones);
       assertThat(new SnapshotCatalog(repo).list())
-          .filteredOn(e -> e.manifest().tags().contains(StelApi.BACKUP_TAG))
+          .filteredOn(e -> e.manifest().tags().contains(SteleApi.BACKUP_TAG))
           .extracting(e -> e.id().hex())
           .containsExactly(kept.getStatus().snapshotID);
 
@@ -217,7 +217,7 @@ class DeletionOperatorTest {
       assertThat(late.record().deleted())
           .contains(BlobKind.SNAPSHOT.nameOf(manifest), BlobKind.SNAPSHOT.nameOf(volume));
       assertThat(new SnapshotCatalog(repo).list())
-          .filteredOn(e -> e.manifest().tags().contains(StelApi.BACKUP_TAG))
+          .filteredOn(e -> e.manifest().tags().contains(SteleApi.BACKUP_TAG))
           .extracting(e -> e.id().hex())
           .containsExactly(kept.getStatus().snapshotID);
     }
@@ -225,7 +225,7 @@ class DeletionOperatorTest {
   }
 
   static boolean isPartOf(SnapshotCatalog.Entry e, Backup b) {
-    return b.getMetadata().getUid().equals(e.manifest().labels().get(StelApi.PART_OF_LABEL));
+    return b.getMetadata().getUid().equals(e.manifest().labels().get(SteleApi.PART_OF_LABEL));
   }
 
   @Test

@@ -16,7 +16,7 @@ import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.nodeagent.NodeAgent;
@@ -139,11 +139,11 @@ class EndToEndIT {
                 .addToStringData("password", "hunter2")
                 .build())
         .create();
-    Pod db = kubelet.run("app1", "db", List.of("data", "wal"), StelApi.BACKUP_VOLUMES_ANNOTATION);
+    Pod db = kubelet.run("app1", "db", List.of("data", "wal"), SteleApi.BACKUP_VOLUMES_ANNOTATION);
     Pod cache =
-        kubelet.run("app2", "cache", List.of("scratch"), StelApi.VELERO_BACKUP_VOLUMES_ANNOTATION);
-    Pod broken = kubelet.run("app2", "broken", List.of("gone"), StelApi.BACKUP_VOLUMES_ANNOTATION);
-    kubelet.run("unrelated", "other", List.of("data"), StelApi.BACKUP_VOLUMES_ANNOTATION);
+        kubelet.run("app2", "cache", List.of("scratch"), SteleApi.VELERO_BACKUP_VOLUMES_ANNOTATION);
+    Pod broken = kubelet.run("app2", "broken", List.of("gone"), SteleApi.BACKUP_VOLUMES_ANNOTATION);
+    kubelet.run("unrelated", "other", List.of("data"), SteleApi.BACKUP_VOLUMES_ANNOTATION);
     new RandomTree(1).files(60).maxFileSize(2 << 20).writeTo(kubelet.volumeDir(db, "data"));
     new RandomTree(2).files(30).writeTo(kubelet.volumeDir(db, "wal"));
     new RandomTree(3).files(20).links(true).writeTo(kubelet.volumeDir(cache, "scratch"));

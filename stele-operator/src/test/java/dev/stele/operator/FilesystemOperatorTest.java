@@ -8,9 +8,9 @@ import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
@@ -101,7 +101,8 @@ class FilesystemOperatorTest {
             new FilesystemBlobStore(repositoryDir("default"), op.clock),
             password.toCharArray(),
             op.clock)) {
-      new Backup(repo, BackupOptions.defaults("laptop"), BackupListener.NONE).run(List.of(files));
+      new FileBackup(repo, FileBackupOptions.defaults("laptop"), FileBackupListener.NONE)
+          .run(List.of(files));
     }
     var counted = op.reconcileRepository("default").getStatus();
     assertThat(counted.snapshots).isEqualTo(1);

@@ -10,7 +10,7 @@ import dev.stele.k8s.api.PodVolumeBackupSpec;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.nodeagent.NodeSettings;
 import dev.stele.operator.nodeagent.PodVolumeBackupReconciler;
@@ -20,8 +20,8 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
@@ -199,19 +199,19 @@ class NodeAgentTest {
 
     try (Repository repo = openRepository()) {
       SnapshotManifest m = new SnapshotCatalog(repo).read(Id.parse(s.snapshotID));
-      assertThat(m.tags()).containsExactly(StelApi.POD_VOLUME_TAG);
+      assertThat(m.tags()).containsExactly(SteleApi.POD_VOLUME_TAG);
       assertThat(m.labels())
-          .containsEntry(StelApi.PART_OF_LABEL, "backup-uid-1")
-          .containsEntry(StelApi.BACKUP_NAME_LABEL, "nightly")
-          .containsEntry(StelApi.POD_NAMESPACE_LABEL, APP)
-          .containsEntry(StelApi.POD_NAME_LABEL, "web")
-          .containsEntry(StelApi.VOLUME_LABEL, "data");
+          .containsEntry(SteleApi.PART_OF_LABEL, "backup-uid-1")
+          .containsEntry(SteleApi.BACKUP_NAME_LABEL, "nightly")
+          .containsEntry(SteleApi.POD_NAMESPACE_LABEL, APP)
+          .containsEntry(SteleApi.POD_NAME_LABEL, "web")
+          .containsEntry(SteleApi.VOLUME_LABEL, "data");
       assertThat(m.host()).isEqualTo("app/web");
       assertThat(m.paths()).containsExactly(data.toString());
       assertThat(m.expires()).isEqualTo(Instant.parse(request.getSpec().expiration));
       assertThat(m.stats().bytes()).isEqualTo(s.bytesTotal);
       Path restored = base.resolve("restored");
-      new Restore(repo, 2, RestoreListener.NONE).run(m, m.paths().get(0), restored);
+      new FileRestore(repo, 2, FileRestoreListener.NONE).run(m, m.paths().get(0), restored);
       TreeAssert.assertSameTree(expected, restored);
     }
 

@@ -8,11 +8,11 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.location.Places;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.Rgw;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -74,7 +74,7 @@ class RgwBackupIT {
         .resource(new NamespaceBuilder().withNewMetadata().withName("app").endMetadata().build())
         .create();
     FakeKubelet kubelet = new FakeKubelet(client, "node-1", base.resolve("kubelet"));
-    var pod = kubelet.run("app", "db", List.of("data"), StelApi.BACKUP_VOLUMES_ANNOTATION);
+    var pod = kubelet.run("app", "db", List.of("data"), SteleApi.BACKUP_VOLUMES_ANNOTATION);
     Path volume = kubelet.volumeDir(pod, "data");
     Files.writeString(volume.resolve("table"), "rows\n");
 
@@ -95,13 +95,13 @@ class RgwBackupIT {
             password.toCharArray(),
             op.clock)) {
       var result =
-          new dev.stele.snapshot.Backup(
+          new dev.stele.snapshot.FileBackup(
                   repo,
-                  BackupOptions.defaults("app/db")
-                      .withTags(List.of(StelApi.POD_VOLUME_TAG))
-                      .withLabels(Map.of(StelApi.PART_OF_LABEL, pvb.getSpec().backupUID))
+                  FileBackupOptions.defaults("app/db")
+                      .withTags(List.of(SteleApi.POD_VOLUME_TAG))
+                      .withLabels(Map.of(SteleApi.PART_OF_LABEL, pvb.getSpec().backupUID))
                       .withExpiry(Instant.parse(pvb.getSpec().expiration)),
-                  BackupListener.NONE)
+                  FileBackupListener.NONE)
               .run(List.of(volume));
       pvb.setStatus(new PodVolumeStatus());
       pvb.getStatus().phase = PodVolumeStatus.COMPLETED;
@@ -142,7 +142,7 @@ class RgwBackupIT {
       assertThat(new SnapshotCatalog(repo).list())
           .extracting(e -> e.manifest().tags())
           .containsExactlyInAnyOrder(
-              List.of(StelApi.RESOURCES_TAG), List.of(StelApi.POD_VOLUME_TAG));
+              List.of(SteleApi.RESOURCES_TAG), List.of(SteleApi.POD_VOLUME_TAG));
     }
   }
 }

@@ -8,7 +8,7 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.Schedule;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.schedule.ScheduleReconciler;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -76,7 +76,7 @@ class ScheduleOperatorTest {
     return client
         .resources(Backup.class)
         .inNamespace(NS)
-        .withLabel(StelApi.SCHEDULE_NAME_LABEL, schedule)
+        .withLabel(SteleApi.SCHEDULE_NAME_LABEL, schedule)
         .list()
         .getItems()
         .stream()
@@ -167,7 +167,7 @@ class ScheduleOperatorTest {
         new ObjectMetaBuilder()
             .withName(name)
             .withNamespace(NS)
-            .withLabels(Map.of(StelApi.SCHEDULE_NAME_LABEL, "hourly"))
+            .withLabels(Map.of(SteleApi.SCHEDULE_NAME_LABEL, "hourly"))
             .build());
     b.setSpec(Lifecycle.appSpec("24h"));
     String uid = client.resource(b).create().getMetadata().getUid();

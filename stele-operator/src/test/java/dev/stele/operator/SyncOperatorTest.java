@@ -8,7 +8,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
 import dev.stele.operator.kube.Settings;
@@ -156,7 +156,7 @@ class SyncOperatorTest {
       assertThat(s.repository).isEqualTo("default");
       assertThat(s.message).contains("synced from repository default");
       assertThat(synced.getMetadata().getAnnotations())
-          .containsEntry(StelApi.SYNCED_FROM_ANNOTATION, o.snapshotID);
+          .containsEntry(SteleApi.SYNCED_FROM_ANNOTATION, o.snapshotID);
       assertThat(synced.getSpec().repository).isEqualTo("default");
       assertThat(synced.getSpec().storageLocation).isEqualTo("default");
     }
@@ -194,7 +194,7 @@ class SyncOperatorTest {
         new ObjectMetaBuilder()
             .withName("bare")
             .withNamespace(NS)
-            .withAnnotations(Map.of(StelApi.SYNCED_FROM_ANNOTATION, synced.getStatus().snapshotID))
+            .withAnnotations(Map.of(SteleApi.SYNCED_FROM_ANNOTATION, synced.getStatus().snapshotID))
             .build());
     bare.setSpec(Lifecycle.appSpec("24h"));
     clientB.resource(bare).create();
@@ -211,7 +211,7 @@ class SyncOperatorTest {
         new ObjectMetaBuilder()
             .withName("one")
             .withNamespace(NS)
-            .withAnnotations(Map.of(StelApi.SYNCED_FROM_ANNOTATION, one.getStatus().snapshotID))
+            .withAnnotations(Map.of(SteleApi.SYNCED_FROM_ANNOTATION, one.getStatus().snapshotID))
             .build());
     bare.setSpec(new BackupSpec());
     String uid = clientB.resource(bare).create().getMetadata().getUid();
@@ -283,19 +283,19 @@ class SyncOperatorTest {
                       "kubernetes",
                       "stele-operator",
                       List.of("/backup"),
-                      List.of(StelApi.BACKUP_TAG),
+                      List.of(SteleApi.BACKUP_TAG),
                       null,
                       tree.hex(),
                       expires,
                       new SnapshotManifest.Stats(3, 1, 0, 0, 0, 0, 0, 0, 0),
                       Map.of(
-                          StelApi.BACKUP_NAME_LABEL, "documented",
-                          StelApi.BACKUP_UID_LABEL, "uid-of-documented",
-                          StelApi.BACKUP_PHASE_LABEL, BackupStatus.PARTIALLY_FAILED,
-                          StelApi.BACKUP_EXPIRATION_LABEL, expires.toString(),
-                          StelApi.BACKUP_ITEMS_LABEL, "3",
-                          StelApi.BACKUP_WARNINGS_LABEL, "0",
-                          StelApi.BACKUP_ERRORS_LABEL, "1")));
+                          SteleApi.BACKUP_NAME_LABEL, "documented",
+                          SteleApi.BACKUP_UID_LABEL, "uid-of-documented",
+                          SteleApi.BACKUP_PHASE_LABEL, BackupStatus.PARTIALLY_FAILED,
+                          SteleApi.BACKUP_EXPIRATION_LABEL, expires.toString(),
+                          SteleApi.BACKUP_ITEMS_LABEL, "3",
+                          SteleApi.BACKUP_WARNINGS_LABEL, "0",
+                          SteleApi.BACKUP_ERRORS_LABEL, "1")));
     }
 
     connectB();

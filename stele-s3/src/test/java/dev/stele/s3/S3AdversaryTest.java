@@ -9,7 +9,7 @@ import dev.stele.blob.Retention;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
@@ -62,8 +62,8 @@ class S3AdversaryTest {
                 .maxFileSize(48 << 10)
                 .links(false)
                 .writeTo(tmp.resolve("b"));
-        Backup.Result one = backup(repo, first);
-        Backup.Result two = backup(repo, second);
+        FileBackup.Result one = backup(repo, first);
+        FileBackup.Result two = backup(repo, second);
         // Last-Modified has a resolution of a second or worse: keep clear of both sides.
         Thread.sleep(1100);
         Instant beforeAttack = Instant.now();

@@ -8,7 +8,7 @@ import dev.stele.blob.Retention;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
@@ -94,7 +94,7 @@ class S3FaultyBackupTest {
                 S3Repositories.small(clock)
                     .withRetention(Retention.Mode.COMPLIANCE, Duration.ofHours(1)));
         List<Path> sources = new ArrayList<>();
-        List<Backup.Result> results = new ArrayList<>();
+        List<FileBackup.Result> results = new ArrayList<>();
         for (int v = 1; v <= 3; v++) {
           Path source = tmp.resolve("v" + v);
           new RandomTree(7).files(8).maxFileSize(48 << 10).writeTo(source.resolve("shared"));

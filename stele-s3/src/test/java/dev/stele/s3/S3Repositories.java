@@ -6,11 +6,11 @@ import dev.stele.crypto.KdfParams;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -52,15 +52,16 @@ final class S3Repositories {
     return Repository.open(store, PASSWORD.toCharArray(), clock);
   }
 
-  static Backup.Result backup(Repository repo, Path source) throws IOException {
-    return new Backup(repo, BackupOptions.defaults(HOST).withThreads(2), BackupListener.NONE)
+  static FileBackup.Result backup(Repository repo, Path source) throws IOException {
+    return new FileBackup(
+            repo, FileBackupOptions.defaults(HOST).withThreads(2), FileBackupListener.NONE)
         .run(List.of(source));
   }
 
   /** Restores everything under {@code source} (an absolute path in the snapshot) into target. */
-  static Restore.Result restore(
+  static FileRestore.Result restore(
       Repository repo, SnapshotManifest snapshot, Path source, Path target) throws IOException {
-    return new Restore(repo, 2, RestoreListener.NONE)
+    return new FileRestore(repo, 2, FileRestoreListener.NONE)
         .run(snapshot, source.toAbsolutePath().normalize().toString(), target);
   }
 

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.blob.Retention;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
@@ -88,7 +88,7 @@ class S3WriteOnceAuditTest {
                     .withRetention(Retention.Mode.COMPLIANCE, Duration.ofSeconds(3)));
 
         Map<String, Path> sources = new HashMap<>();
-        Map<String, Backup.Result> snapshots = new HashMap<>();
+        Map<String, FileBackup.Result> snapshots = new HashMap<>();
         for (int v = 1; v <= 3; v++) {
           Path source = tmp.resolve("v" + v);
           if (v > 1) { // v1 shares nothing, so once it is forgotten its packs are wholly dead
@@ -104,7 +104,7 @@ class S3WriteOnceAuditTest {
             java.nio.file.Files.write(source.resolve("own/unique.bin"), unique);
           }
           store.setPhase("backup");
-          Backup.Result result = backup(repo, source);
+          FileBackup.Result result = backup(repo, source);
           sources.put(result.id().hex(), source);
           snapshots.put("v" + v, result);
         }

@@ -15,7 +15,7 @@ import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
@@ -40,7 +40,7 @@ class AbandonedPacksTest {
 
   private final MutableClock clock = new MutableClock();
   private final InMemoryBlobStore store = new InMemoryBlobStore(clock);
-  private Backup.Result kept;
+  private FileBackup.Result kept;
   private Path big;
 
   @BeforeEach

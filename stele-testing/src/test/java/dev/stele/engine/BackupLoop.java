@@ -2,7 +2,7 @@ package dev.stele.engine;
 
 import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.testing.RandomTree;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -27,7 +27,7 @@ public final class BackupLoop {
               .files(30)
               .maxFileSize(256 << 10)
               .writeTo(sources.resolve("s" + seed));
-      Backup.Result result = TestRepositories.backup(repo, source);
+      FileBackup.Result result = TestRepositories.backup(repo, source);
       System.out.println(result.id().hex() + " " + source);
       System.out.flush();
     }

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -105,7 +105,7 @@ class BackupRecordsEverythingTest {
   void namesAndLinkTargetsAreRecordedAsTheirExactBytes() throws IOException {
     Path source = writeByteNames(tmp.resolve("names"));
 
-    Backup.Result result = backup(repo, source);
+    FileBackup.Result result = backup(repo, source);
 
     assertThat(result.warnings()).isEmpty();
     Map<String, Node> nodes = entries(result.manifest(), source);
@@ -133,7 +133,7 @@ class BackupRecordsEverythingTest {
     Files.createDirectory(sub);
     Files.writeString(sub.resolve("inside"), "excluded with its directory");
 
-    Backup.Result result =
+    FileBackup.Result result =
         backup(
             repo,
             TestRepositories.options()
@@ -161,7 +161,7 @@ class BackupRecordsEverythingTest {
       try (ServerSocketChannel socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
         socket.bind(UnixDomainSocketAddress.of(source.resolve("socket")));
 
-        Backup.Result first = backup(repo, source);
+        FileBackup.Result first = backup(repo, source);
 
         assertThat(first.warnings()).isEmpty();
         assertThat(first.manifest().stats().skipped()).isZero();
@@ -181,7 +181,7 @@ class BackupRecordsEverythingTest {
         assertThat(loop.rdev()).as("makedev(7, 200)").isEqualTo((7 << 8) | 200);
         assertThat(first.manifest().stats().files()).isEqualTo(nodes.size());
 
-        Backup.Result second =
+        FileBackup.Result second =
             backup(
                 repo,
                 TestRepositories.options().withParent(first.manifest(), first.id().hex()),
@@ -211,7 +211,7 @@ class BackupRecordsEverythingTest {
     new Random(5).nextBytes(start);
     Files.write(log, start);
 
-    Backup.Result first =
+    FileBackup.Result first =
         backupChangingOnFirstChunk(
             source, () -> Files.write(log, new byte[100 << 10], StandardOpenOption.APPEND));
 
@@ -228,7 +228,7 @@ class BackupRecordsEverythingTest {
     assertThat(first.warnings().get(0)).contains("recorded the " + recorded.size() + " bytes");
     assertThat(first.manifest().stats().bytes()).isEqualTo(recorded.size());
 
-    Backup.Result second =
+    FileBackup.Result second =
         backup(
             repo,
             TestRepositories.options().withParent(first.manifest(), first.id().hex()),
@@ -251,7 +251,7 @@ class BackupRecordsEverythingTest {
     byte[] ones = new byte[200 << 10];
     Arrays.fill(ones, (byte) 1);
 
-    Backup.Result first = backupChangingOnFirstChunk(source, () -> Files.write(data, ones));
+    FileBackup.Result first = backupChangingOnFirstChunk(source, () -> Files.write(data, ones));
 
     assertThat(first.warnings())
         .singleElement()
@@ -261,7 +261,7 @@ class BackupRecordsEverythingTest {
     assertThat(recorded.size()).isEqualTo(content(recorded).length).isEqualTo(ones.length);
     assertThat(recorded.ctimeNanos()).isZero();
 
-    Backup.Result second =
+    FileBackup.Result second =
         backup(
             repo,
             TestRepositories.options().withParent(first.manifest(), first.id().hex()),
@@ -277,10 +277,11 @@ class BackupRecordsEverythingTest {
   }
 
   /** A backup of {@code source} whose own read path applies {@code change} once, mid-file. */
-  private Backup.Result backupChangingOnFirstChunk(Path source, Change change) throws IOException {
+  private FileBackup.Result backupChangingOnFirstChunk(Path source, Change change)
+      throws IOException {
     AtomicBoolean changed = new AtomicBoolean();
-    BackupListener changeOnFirstChunk =
-        new BackupListener() {
+    FileBackupListener changeOnFirstChunk =
+        new FileBackupListener() {
           @Override
           public void bytesRead(long bytes) {
             if (changed.compareAndSet(false, true)) {
@@ -292,8 +293,8 @@ class BackupRecordsEverythingTest {
             }
           }
         };
-    Backup.Result result =
-        new Backup(repo, TestRepositories.options(), changeOnFirstChunk).run(List.of(source));
+    FileBackup.Result result =
+        new FileBackup(repo, TestRepositories.options(), changeOnFirstChunk).run(List.of(source));
     assertThat(changed).as("the change was made while the file was read").isTrue();
     return result;
   }
@@ -303,7 +304,7 @@ class BackupRecordsEverythingTest {
     Path source =
         new RandomTree(61).files(60).byteNames(true).specialFiles(true).writeTo(tmp.resolve("rnd"));
 
-    Backup.Result result = backup(repo, source);
+    FileBackup.Result result = backup(repo, source);
 
     assertThat(result.warnings()).isEmpty();
     SnapshotBrowser browser = new SnapshotBrowser(TestRepositories.open(store, clock));

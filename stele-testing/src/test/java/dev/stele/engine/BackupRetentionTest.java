@@ -8,7 +8,7 @@ import dev.stele.blob.Retention;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.RetentionAudit;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
 import dev.stele.testing.InMemoryBlobStore;
@@ -43,7 +43,7 @@ class BackupRetentionTest {
         on, TestRepositories.small(clock).withRetention(Retention.Mode.COMPLIANCE, MINIMUM));
   }
 
-  private Backup.Result backupFor(Repository repo, Path source, Duration retain)
+  private FileBackup.Result backupFor(Repository repo, Path source, Duration retain)
       throws IOException {
     return backup(
         repo, TestRepositories.options().withExpiry(clock.instant().plus(retain)), source);
@@ -80,7 +80,7 @@ class BackupRetentionTest {
 
     clock.advance(Duration.ofDays(1));
     store.setPhase("re-backup");
-    Backup.Result again = backupFor(repo, source, Duration.ofDays(30));
+    FileBackup.Result again = backupFor(repo, source, Duration.ofDays(30));
     List<AuditingBlobStore.Call> calls =
         store.calls().stream().filter(c -> c.phase().equals("re-backup")).toList();
     long manifest =

@@ -8,7 +8,7 @@ import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.InMemoryBlobStore;
@@ -52,7 +52,7 @@ class ConcurrencyTest {
     // A forgotten snapshot whose packs are past the mark window when the writers start: the
     // maintenance running beside them marks those packs while the writers deduplicate against
     // their shared chunks.
-    Backup.Result old = backup(setup, source("old", 50));
+    FileBackup.Result old = backup(setup, source("old", 50));
     new SnapshotCatalog(setup).forget(old.id(), "test");
     clock.advance(Duration.ofDays(2));
     List<Path> aSources = List.of(source("a0", 10), source("a1", 11), source("a2", 12));
@@ -69,7 +69,7 @@ class ConcurrencyTest {
             threads.submit(
                 () -> {
                   for (Path source : list) {
-                    Backup.Result r = backup(writer, source);
+                    FileBackup.Result r = backup(writer, source);
                     sources.put(r.id().hex(), source);
                   }
                   return null;
@@ -122,7 +122,7 @@ class ConcurrencyTest {
   void aLongLivedWriterDoesNotReuseChunksThatMaintenanceSweptAway() throws Exception {
     Repository writer = TestRepositories.init(store, TestRepositories.small(clock));
     Path old = source("old", 50);
-    Backup.Result first = backup(writer, old);
+    FileBackup.Result first = backup(writer, old);
     new SnapshotCatalog(writer).forget(first.id(), "test");
     // Maintenance in another process marks, then sweeps, the forgotten snapshot's packs.
     clock.advance(Duration.ofDays(2));
@@ -131,7 +131,7 @@ class ConcurrencyTest {
     new Maintenance(TestRepositories.open(store, clock)).run(false);
 
     // The same writer, still open, backs up the same data again.
-    Backup.Result again = backup(writer, old);
+    FileBackup.Result again = backup(writer, old);
 
     Path target = Files.createTempDirectory(tmp, "restore");
     var result = restore(TestRepositories.open(store, clock), again.manifest(), old, target);

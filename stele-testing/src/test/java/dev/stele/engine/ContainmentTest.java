@@ -16,7 +16,7 @@ import dev.stele.repo.Location;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
@@ -46,9 +46,9 @@ class ContainmentTest {
 
   private final MutableClock clock = new MutableClock();
   private InMemoryBlobStore store = new InMemoryBlobStore(clock);
-  private Backup.Result first;
-  private Backup.Result second;
-  private Backup.Result third;
+  private FileBackup.Result first;
+  private FileBackup.Result second;
+  private FileBackup.Result third;
   private String otherKey;
 
   /** Three snapshots of unrelated trees, so that each has packs of its own; two passwords. */
@@ -73,7 +73,7 @@ class ContainmentTest {
     return TestRepositories.open(store, clock);
   }
 
-  private void damageManifest(Backup.Result snapshot) throws IOException {
+  private void damageManifest(FileBackup.Result snapshot) throws IOException {
     String name = BlobKind.SNAPSHOT.nameOf(snapshot.id());
     store.corrupt(name, (int) store.stat(name).size() / 2);
   }
@@ -199,7 +199,7 @@ class ContainmentTest {
       clock.advance(Duration.ofHours(7));
       new Maintenance(open()).run(false);
       Repository after = open();
-      for (Backup.Result s : List.of(first, second, third)) {
+      for (FileBackup.Result s : List.of(first, second, third)) {
         assertRestores(after, s);
       }
       assertThat(after.warnings()).isEmpty();
@@ -279,7 +279,7 @@ class ContainmentTest {
     assertThat(new Maintenance(open()).run(false).record().deleted()).contains(damaged);
     assertThat(verifyProblems()).isEmpty();
     Repository repo = open();
-    for (Backup.Result s : List.of(first, second, third)) {
+    for (FileBackup.Result s : List.of(first, second, third)) {
       assertRestores(repo, s);
     }
   }
@@ -336,7 +336,7 @@ class ContainmentTest {
   }
 
   /** The packs holding the file data of {@code snapshot}. */
-  private static Set<String> dataPacksOf(Repository repo, Backup.Result snapshot)
+  private static Set<String> dataPacksOf(Repository repo, FileBackup.Result snapshot)
       throws IOException {
     SnapshotBrowser browser = new SnapshotBrowser(repo);
     String root = snapshot.manifest().paths().get(0);
@@ -352,8 +352,8 @@ class ContainmentTest {
   }
 
   /** The readable snapshots restore exactly, and a new backup (choosing its parent) works. */
-  private void assertOthersWork(Repository repo, Backup.Result... readable) throws IOException {
-    for (Backup.Result s : readable) {
+  private void assertOthersWork(Repository repo, FileBackup.Result... readable) throws IOException {
+    for (FileBackup.Result s : readable) {
       assertRestores(repo, s);
     }
     SnapshotCatalog catalog = new SnapshotCatalog(repo);
@@ -364,11 +364,11 @@ class ContainmentTest {
     if (parent != null) {
       options = options.withParent(parent.manifest(), parent.id().hex());
     }
-    Backup.Result fresh = backup(repo, options, source);
+    FileBackup.Result fresh = backup(repo, options, source);
     assertRestores(repo, fresh);
   }
 
-  private void assertRestores(Repository repo, Backup.Result snapshot) throws IOException {
+  private void assertRestores(Repository repo, FileBackup.Result snapshot) throws IOException {
     TestRepositories.assertRestoresExactly(
         repo, snapshot.manifest(), Path.of(snapshot.manifest().paths().get(0)), tmp, "restore");
   }

@@ -12,7 +12,7 @@ import dev.stele.repo.Id;
 import dev.stele.repo.Location;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
@@ -40,7 +40,7 @@ class CorruptionTest {
   private final InMemoryBlobStore pristine = new InMemoryBlobStore(clock);
   private Path first;
   private Path second;
-  private Backup.Result kept;
+  private FileBackup.Result kept;
 
   /** A small repository holding one blob of every family: format, keys, packs, index, ... */
   @BeforeEach
@@ -49,7 +49,7 @@ class CorruptionTest {
     first = new RandomTree(1).files(30).links(false).oddNames(false).writeTo(tmp.resolve("first"));
     second =
         new RandomTree(2).files(30).links(false).oddNames(false).writeTo(tmp.resolve("second"));
-    Backup.Result forgotten = backup(repo, tmp.resolve("first"));
+    FileBackup.Result forgotten = backup(repo, tmp.resolve("first"));
     kept = backup(repo, second);
     new SnapshotCatalog(repo).forget(forgotten.id(), "test");
     repo.addKey("another password".toCharArray(), TestRepositories.cheapKdf());
@@ -148,7 +148,11 @@ class CorruptionTest {
    * Relative paths of the files under {@code root} in the snapshot with a chunk in {@code pack}.
    */
   private static Set<String> usedBy(
-      Repository repo, SnapshotBrowser browser, Backup.Result snapshot, String root, String pack) {
+      Repository repo,
+      SnapshotBrowser browser,
+      FileBackup.Result snapshot,
+      String root,
+      String pack) {
     Set<String> files = new HashSet<>();
     try {
       for (var e : browser.list(browser.find(snapshot.manifest(), root), root, true)) {

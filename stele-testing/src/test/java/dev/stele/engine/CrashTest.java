@@ -9,7 +9,7 @@ import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.FaultInjectingBlobStore;
@@ -68,7 +68,7 @@ class CrashTest {
               ? new FilesystemBlobStore(tmp.resolve("repo-" + run), clock)
               : new InMemoryBlobStore(clock);
       Repository repo = TestRepositories.init(store, TestRepositories.small(clock));
-      Backup.Result before = backup(repo, first);
+      FileBackup.Result before = backup(repo, first);
 
       int mutations = mutationsOfSecondBackup(store, clock);
       int n = 1 + random.nextInt(mutations);
@@ -90,7 +90,7 @@ class CrashTest {
         Path source = Path.of(e.manifest().paths().get(0));
         assertRestores(reopened, e, source, context);
       }
-      Backup.Result after = backup(reopened, second);
+      FileBackup.Result after = backup(reopened, second);
       assertRestores(
           TestRepositories.open(store, clock),
           new SnapshotCatalog.Entry(after.id(), after.manifest()),
@@ -181,7 +181,7 @@ class CrashTest {
       assertRestores(repo, e, reported.get(id), "snapshot " + id);
     }
     Path fresh = new RandomTree(5).files(20).writeTo(tmp.resolve("fresh"));
-    Backup.Result after = backup(repo, fresh);
+    FileBackup.Result after = backup(repo, fresh);
     assertRestores(
         TestRepositories.open(store, clock),
         new SnapshotCatalog.Entry(after.id(), after.manifest()),

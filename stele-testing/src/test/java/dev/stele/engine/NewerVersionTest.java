@@ -10,7 +10,7 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.UnsupportedVersionException;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
@@ -31,7 +31,7 @@ class NewerVersionTest {
   final MutableClock clock = new MutableClock();
   final InMemoryBlobStore store = new InMemoryBlobStore(clock);
   Repository repo;
-  Backup.Result first;
+  FileBackup.Result first;
 
   @BeforeEach
   void repositoryWithAForgottenSnapshot() throws Exception {

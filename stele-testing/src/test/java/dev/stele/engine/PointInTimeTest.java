@@ -9,7 +9,7 @@ import dev.stele.blob.BlobStore;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
@@ -38,8 +38,8 @@ class PointInTimeTest {
   private final VersionedInMemoryBlobStore store = new VersionedInMemoryBlobStore(clock);
   private Path first;
   private Path second;
-  private Backup.Result one;
-  private Backup.Result two;
+  private FileBackup.Result one;
+  private FileBackup.Result two;
   private Instant beforeAttack;
 
   @BeforeEach

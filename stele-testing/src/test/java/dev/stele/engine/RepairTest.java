@@ -15,7 +15,7 @@ import dev.stele.repo.Id;
 import dev.stele.repo.Index;
 import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
@@ -54,8 +54,8 @@ class RepairTest {
   private final InMemoryBlobStore pristine = new InMemoryBlobStore(clock);
   private Path first;
   private Path second;
-  private Backup.Result a;
-  private Backup.Result b;
+  private FileBackup.Result a;
+  private FileBackup.Result b;
 
   /** Absolute path of each file of a and b to the locations of its chunks, in order. */
   private final Map<String, List<Loc>> files = new TreeMap<>();
@@ -91,7 +91,7 @@ class RepairTest {
     index(repo, b, second);
   }
 
-  private void index(Repository repo, Backup.Result snapshot, Path source) throws IOException {
+  private void index(Repository repo, FileBackup.Result snapshot, Path source) throws IOException {
     SnapshotBrowser browser = new SnapshotBrowser(repo);
     String root = source.toString();
     for (var e : browser.list(browser.find(snapshot.manifest(), root), root, true)) {
@@ -211,7 +211,7 @@ class RepairTest {
   void onAVersionedStoreAnOverwrittenPackIsSalvagedWholeFromItsOlderVersion() throws IOException {
     VersionedInMemoryBlobStore store = new VersionedInMemoryBlobStore(clock);
     Repository repo = TestRepositories.init(store, TestRepositories.small(clock));
-    Backup.Result snapshot = backup(repo, first);
+    FileBackup.Result snapshot = backup(repo, first);
     String pack =
         repo.loadIndex().packs().entrySet().stream()
             .filter(p -> p.getValue().stream().allMatch(e -> e.type() == ChunkType.DATA))
@@ -252,7 +252,7 @@ class RepairTest {
     replace(store, pack, Arrays.copyOf(pristine.read(pack), (int) pristine.stat(pack).size() / 2));
     Repository repo = TestRepositories.open(store, clock);
 
-    Backup.Result again = backup(repo, first);
+    FileBackup.Result again = backup(repo, first);
 
     assertThat(again.warnings())
         .anySatisfy(w -> assertThat(w).contains(pack).contains("stele repair"));
@@ -449,7 +449,7 @@ class RepairTest {
     store.create(name, bytes, retention);
   }
 
-  private List<String> restoreDifferences(Repository repo, Backup.Result snapshot, Path source)
+  private List<String> restoreDifferences(Repository repo, FileBackup.Result snapshot, Path source)
       throws IOException {
     Path target = Files.createTempDirectory(tmp, "restore");
     try {

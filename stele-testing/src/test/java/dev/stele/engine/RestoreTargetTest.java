@@ -9,10 +9,10 @@ import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.FileName;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.Node.Kind;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
 import dev.stele.snapshot.Tree;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Restore never leaves its target and restores every kind of entry exactly. Snapshots are built by
- * hand from {@link Tree}s and {@link Node}s, so a test can hold what no backup would record: a
+ * FileRestore never leaves its target and restores every kind of entry exactly. Snapshots are built
+ * by hand from {@link Tree}s and {@link Node}s, so a test can hold what no backup would record: a
  * {@code ..}, a FIFO, a device node, names that are not UTF-8. These tests run as root (here and in
  * CI) and say so.
  */
@@ -76,7 +76,7 @@ class RestoreTargetTest {
     Files.createDirectories(target.resolve("sub"));
     Files.createSymbolicLink(target.resolve("sub/dir"), outside.resolve("dir"));
 
-    Restore.Result result =
+    FileRestore.Result result =
         restore(snapshot(dir("sub", dir("dir", file("f", "restored"), file("new", "new")))));
 
     assertThat(contents(outside)).isEqualTo(before);
@@ -116,8 +116,8 @@ class RestoreTargetTest {
     SnapshotManifest snapshot = snapshot(dir("sub", file("f", "restored"), file("g", "more")));
     Path moved = tmp.resolve("moved");
     // After the walk made every entry and before any chunk is written: swap sub for a link.
-    RestoreListener swapper =
-        new RestoreListener() {
+    FileRestoreListener swapper =
+        new FileRestoreListener() {
           @Override
           public void planned(long files, long bytes) {
             try {
@@ -129,7 +129,7 @@ class RestoreTargetTest {
           }
         };
 
-    Restore.Result result = new Restore(reopen(), 2, swapper).run(snapshot, "/", target);
+    FileRestore.Result result = new FileRestore(reopen(), 2, swapper).run(snapshot, "/", target);
 
     assertThat(contents(outside)).isEqualTo(before);
     assertThat(result.warnings())
@@ -145,8 +145,8 @@ class RestoreTargetTest {
   void aFileSwappedForAHardLinkToAFileOutsideDuringTheRestoreIsNotWritten() throws IOException {
     SnapshotManifest snapshot = snapshot(file("f", "restored, and longer than the outside file"));
     Map<String, String> before = contents(outside);
-    RestoreListener swapper =
-        new RestoreListener() {
+    FileRestoreListener swapper =
+        new FileRestoreListener() {
           @Override
           public void planned(long files, long bytes) {
             try {
@@ -158,7 +158,7 @@ class RestoreTargetTest {
           }
         };
 
-    Restore.Result result = new Restore(reopen(), 2, swapper).run(snapshot, "/", target);
+    FileRestore.Result result = new FileRestore(reopen(), 2, swapper).run(snapshot, "/", target);
 
     assertThat(contents(outside)).isEqualTo(before);
     assertThat(result.warnings())
@@ -177,8 +177,8 @@ class RestoreTargetTest {
             file(".", "no"),
             dir("sub", file("..", "no"), file("ok", "yes")));
 
-    Restore.Result result =
-        new Restore(reopen(), 2, RestoreListener.NONE).run(snapshot, "/", innerTarget);
+    FileRestore.Result result =
+        new FileRestore(reopen(), 2, FileRestoreListener.NONE).run(snapshot, "/", innerTarget);
 
     try (Stream<Path> s = Files.list(inner)) {
       assertThat(s.toList()).containsExactly(innerTarget);
@@ -205,7 +205,7 @@ class RestoreTargetTest {
     Files.writeString(target.resolve("a/mine"), "mine");
     Files.writeString(target.resolve("b"), "my file");
 
-    Restore.Result result =
+    FileRestore.Result result =
         restore(snapshot(file("a", "snapshot file"), dir("b", file("inner", "x")), file("c", "c")));
 
     assertThat(result.warnings())
@@ -221,7 +221,7 @@ class RestoreTargetTest {
   void anExistingFileIsReplacedByTheSnapshotsFile() throws IOException {
     Files.writeString(target.resolve("f"), "an older and longer version of the file");
 
-    Restore.Result result = restore(snapshot(file("f", "new")));
+    FileRestore.Result result = restore(snapshot(file("f", "new")));
 
     assertThat(target.resolve("f")).hasContent("new");
     assertThat(result.warnings()).isEmpty();
@@ -240,7 +240,7 @@ class RestoreTargetTest {
       }
     }
 
-    Restore.Result result = restore(snapshot);
+    FileRestore.Result result = restore(snapshot);
 
     assertThat(target.resolve("damaged")).doesNotExist();
     assertThat(result.damaged()).isEqualTo(2);
@@ -272,7 +272,7 @@ class RestoreTargetTest {
             null,
             null);
 
-    Restore.Result result = restore(snapshot(lost, file("fine", "fine")));
+    FileRestore.Result result = restore(snapshot(lost, file("fine", "fine")));
 
     assertThat(target.resolve("lost")).doesNotExist();
     assertThat(target.resolve("fine")).hasContent("fine");
@@ -300,7 +300,7 @@ class RestoreTargetTest {
             null,
             null);
 
-    Restore.Result result = restore(snapshot(lost));
+    FileRestore.Result result = restore(snapshot(lost));
 
     assertThat(target.resolve("kept")).hasContent("mine");
     assertThat(result.damaged()).isEqualTo(1);
@@ -312,7 +312,7 @@ class RestoreTargetTest {
   void specialFilesAreRestoredWithModeOwnerAndTime() throws IOException {
     long nullDevice = (1 << 8) | 3; // 1:3, like /dev/null
     long loop = 7 << 8; // 7:0
-    Restore.Result result =
+    FileRestore.Result result =
         restore(
             snapshot(
                 special("fifo", Kind.FIFO, 0),
@@ -402,8 +402,8 @@ class RestoreTargetTest {
 
   // --- building snapshots by hand ---
 
-  private Restore.Result restore(SnapshotManifest snapshot) throws IOException {
-    return new Restore(reopen(), 2, RestoreListener.NONE).run(snapshot, "/", target);
+  private FileRestore.Result restore(SnapshotManifest snapshot) throws IOException {
+    return new FileRestore(reopen(), 2, FileRestoreListener.NONE).run(snapshot, "/", target);
   }
 
   private Repository reopen() throws IOException {

@@ -9,7 +9,7 @@ import dev.stele.repo.Location;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.testing.AuditingBlobStore;
@@ -35,7 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Backup then restore gives back every byte and every attribute that a backup promises. */
+/** FileBackup then restore gives back every byte and every attribute that a backup promises. */
 class RoundTripTest {
   @TempDir Path tmp;
 
@@ -50,7 +50,7 @@ class RoundTripTest {
   }
 
   private Path roundTrip(Path source) throws IOException {
-    Backup.Result result = backup(repo, source);
+    FileBackup.Result result = backup(repo, source);
     assertThat(result.warnings()).isEmpty();
     Path target = Files.createTempDirectory(tmp, "restore");
     var restored = restore(reopen(), result.manifest(), source, target);
@@ -130,7 +130,7 @@ class RoundTripTest {
     RandomTree.writeSparse(source.resolve("sparse-100m"), 100L << 20, random, 4);
     RandomTree.writeRandom(source.resolve("random-30m"), 30L << 20, random);
 
-    Backup.Result result = backup(repo, source);
+    FileBackup.Result result = backup(repo, source);
     Path target = Files.createTempDirectory(tmp, "restore");
     var restored = restore(TestRepositories.open(big, clock), result.manifest(), source, target);
 
@@ -167,7 +167,7 @@ class RoundTripTest {
     Path source = tmp.resolve("src");
     new RandomTree(21).files(20).links(false).oddNames(false).writeTo(source.resolve("a"));
     new RandomTree(22).files(20).links(false).oddNames(false).writeTo(source.resolve("b"));
-    Backup.Result result = backup(repo, source);
+    FileBackup.Result result = backup(repo, source);
     Repository fresh = reopen();
     SnapshotBrowser browser = new SnapshotBrowser(fresh);
     String subPath = source.resolve("a").toString();
@@ -229,8 +229,8 @@ class RoundTripTest {
     Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "quiet-");
     try {
       Path source = new RandomTree(31).files(40).writeTo(quiet.resolve("src"));
-      Backup.Result first = backup(repo, source);
-      Backup.Result second =
+      FileBackup.Result first = backup(repo, source);
+      FileBackup.Result second =
           backup(
               repo,
               TestRepositories.options().withParent(first.manifest(), first.id().hex()),
@@ -242,7 +242,7 @@ class RoundTripTest {
       assertThat(second.manifest().parent()).isEqualTo(first.id().hex());
 
       // And without a parent: every file is read again, but nothing new is stored.
-      Backup.Result third = backup(repo, source);
+      FileBackup.Result third = backup(repo, source);
       assertThat(third.manifest().stats().chunksNew()).isZero();
       assertThat(third.manifest().tree()).isEqualTo(first.manifest().tree());
     } finally {
@@ -254,13 +254,13 @@ class RoundTripTest {
   void backupAfterModifyingOneFileReadsOnlyThatFile() throws IOException {
     RandomTree tree = new RandomTree(41).files(40).links(false);
     Path source = tree.writeTo(tmp.resolve("src"));
-    Backup.Result first = backup(repo, source);
+    FileBackup.Result first = backup(repo, source);
     Path changed = tree.files().get(5);
     FileTime mtime = Files.getLastModifiedTime(changed);
     Files.write(changed, "new content".getBytes(StandardCharsets.UTF_8));
     Files.setLastModifiedTime(changed, mtime); // size and ctime still tell it changed
 
-    Backup.Result second =
+    FileBackup.Result second =
         backup(
             repo,
             TestRepositories.options().withParent(first.manifest(), first.id().hex()),
@@ -284,7 +284,7 @@ class RoundTripTest {
     Files.write(source.resolve("skip-dir/inner/d.txt"), new byte[] {4});
     Files.write(source.resolve("e.log"), new byte[] {5});
 
-    Backup.Result result =
+    FileBackup.Result result =
         backup(
             repo,
             TestRepositories.options()

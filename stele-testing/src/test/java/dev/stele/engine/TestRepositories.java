@@ -12,11 +12,11 @@ import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.testing.TreeAssert;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -58,24 +58,24 @@ final class TestRepositories {
     return Repository.open(store, PASSWORD.toCharArray(), clock);
   }
 
-  /** Backup options for tests: two threads, so the pipeline really runs concurrently. */
-  public static BackupOptions options() {
-    return BackupOptions.defaults(HOST).withThreads(2);
+  /** FileBackup options for tests: two threads, so the pipeline really runs concurrently. */
+  public static FileBackupOptions options() {
+    return FileBackupOptions.defaults(HOST).withThreads(2);
   }
 
-  public static Backup.Result backup(Repository repo, Path source) throws IOException {
+  public static FileBackup.Result backup(Repository repo, Path source) throws IOException {
     return backup(repo, options(), source);
   }
 
-  public static Backup.Result backup(Repository repo, BackupOptions options, Path source)
+  public static FileBackup.Result backup(Repository repo, FileBackupOptions options, Path source)
       throws IOException {
-    return new Backup(repo, options, BackupListener.NONE).run(List.of(source));
+    return new FileBackup(repo, options, FileBackupListener.NONE).run(List.of(source));
   }
 
   /** Restores everything under {@code source} (an absolute path in the snapshot) into target. */
-  public static Restore.Result restore(
+  public static FileRestore.Result restore(
       Repository repo, SnapshotManifest snapshot, Path source, Path target) throws IOException {
-    return new Restore(repo, 2, RestoreListener.NONE)
+    return new FileRestore(repo, 2, FileRestoreListener.NONE)
         .run(snapshot, source.toAbsolutePath().normalize().toString(), target);
   }
 

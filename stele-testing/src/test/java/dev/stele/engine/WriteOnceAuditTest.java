@@ -9,7 +9,7 @@ import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.Backup;
+import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
@@ -49,7 +49,7 @@ class WriteOnceAuditTest {
 
     // Three versions of a source that share one subtree and differ in the rest.
     Map<String, Path> sources = new HashMap<>();
-    Map<String, Backup.Result> snapshots = new HashMap<>();
+    Map<String, FileBackup.Result> snapshots = new HashMap<>();
     for (int v = 1; v <= 3; v++) {
       Path source = tmp.resolve("v" + v);
       new RandomTree(100).files(20).writeTo(source.resolve("shared"));
@@ -61,7 +61,7 @@ class WriteOnceAuditTest {
         java.nio.file.Files.write(source.resolve("own/unique.bin"), unique);
       }
       store.setPhase("backup");
-      Backup.Result result = backup(repo, source);
+      FileBackup.Result result = backup(repo, source);
       sources.put(result.id().hex(), source);
       snapshots.put("v" + v, result);
       clock.advance(Duration.ofMinutes(10));
@@ -93,7 +93,7 @@ class WriteOnceAuditTest {
     Path v4 = tmp.resolve("v4");
     new RandomTree(100).files(20).writeTo(v4.resolve("shared"));
     new RandomTree(4).files(20).writeTo(v4.resolve("own"));
-    Backup.Result last = backup(TestRepositories.open(store, clock), v4);
+    FileBackup.Result last = backup(TestRepositories.open(store, clock), v4);
     sources.put(last.id().hex(), v4);
 
     store.assertNoNameWrittenTwice();

@@ -6,9 +6,9 @@ import dev.stele.crypto.KdfParams;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.MutableClock;
 import java.io.IOException;
@@ -111,25 +111,25 @@ public final class FormatV1FixtureGenerator {
             .withWindows(Duration.ofHours(1), Duration.ofHours(6))
             .withKdf(KdfParams.argon2id(1024, 1, salt(0x00)));
     try (Repository repo = Repository.init(store, PASSWORD.toCharArray(), init)) {
-      BackupOptions options =
-          BackupOptions.defaults("fixture-host").withThreads(1).withTags(List.of("first"));
+      FileBackupOptions options =
+          FileBackupOptions.defaults("fixture-host").withThreads(1).withTags(List.of("first"));
 
       clock.advance(Duration.ofHours(1));
-      Backup.Result first =
-          new Backup(repo, options, BackupListener.NONE).run(List.of(Path.of(SOURCE_ROOT)));
+      FileBackup.Result first =
+          new FileBackup(repo, options, FileBackupListener.NONE).run(List.of(Path.of(SOURCE_ROOT)));
       System.out.println("snapshot 1: " + first.id().hex());
 
       write(data.resolve("hello.txt"), helloV2(), "rw-r--r--", START.plusSeconds(3600));
       dir(data, "rwxr-xr-x", START.plusSeconds(3700));
       clock.advance(Duration.ofHours(1));
-      Backup.Result second =
-          new Backup(
+      FileBackup.Result second =
+          new FileBackup(
                   repo,
                   options
                       .withTags(List.of("second", "changed"))
                       .withLabels(Map.of("purpose", "format fixture"))
                       .withParent(first.manifest(), first.id().hex()),
-                  BackupListener.NONE)
+                  FileBackupListener.NONE)
               .run(List.of(Path.of(SOURCE_ROOT)));
       System.out.println("snapshot 2: " + second.id().hex());
 

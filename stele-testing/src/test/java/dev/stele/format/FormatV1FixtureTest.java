@@ -24,9 +24,9 @@ import dev.stele.repo.RepositoryFormat;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.repo.Tombstone;
 import dev.stele.repo.WrongPasswordException;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.Node;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.snapshot.Tree;
@@ -344,7 +344,7 @@ class FormatV1FixtureTest {
         .asString(StandardCharsets.UTF_8)
         .isEqualTo(HELLO_V1);
 
-    new Restore(repo, 1, RestoreListener.NONE).run(m, data, target);
+    new FileRestore(repo, 1, FileRestoreListener.NONE).run(m, data, target);
     assertThat(Files.readString(target.resolve("hello.txt"))).isEqualTo(HELLO_V2);
     assertThat(sha256(Files.readAllBytes(target.resolve("binary.bin")))).isEqualTo(BINARY_SHA256);
     assertThat(sha256(Files.readAllBytes(target.resolve("empty")))).isEqualTo(EMPTY_SHA256);

@@ -5,7 +5,7 @@ import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.HashMap;
 import java.util.List;
@@ -61,10 +61,10 @@ final class BackupDeleteCommand extends ClusterCommand {
       String backupName = backup.getMetadata().getName();
       Map<String, String> labels = new HashMap<>();
       if (backupName.length() <= 63) {
-        labels.put(StelApi.BACKUP_NAME_LABEL, backupName);
+        labels.put(SteleApi.BACKUP_NAME_LABEL, backupName);
       }
       if (backup.getMetadata().getUid() != null) {
-        labels.put(StelApi.BACKUP_UID_LABEL, backup.getMetadata().getUid());
+        labels.put(SteleApi.BACKUP_UID_LABEL, backup.getMetadata().getUid());
       }
       DeleteBackupRequest request = new DeleteBackupRequest();
       request.setMetadata(

@@ -2,7 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
-import dev.stele.cli.StelCommand;
+import dev.stele.cli.SteleCommand;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Status;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -23,7 +23,7 @@ import picocli.CommandLine.Mixin;
  *
  * <p>These commands only create and read resources; the operator does the work.
  */
-abstract class ClusterCommand extends StelCommand {
+abstract class ClusterCommand extends SteleCommand {
   @Mixin ClusterOptions cluster;
 
   /** Set before {@link #run()}. */

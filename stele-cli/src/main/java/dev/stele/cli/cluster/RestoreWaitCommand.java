@@ -1,7 +1,7 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.ExitCode;
-import dev.stele.cli.StelCommand;
+import dev.stele.cli.SteleCommand;
 import dev.stele.operator.nodeagent.VolumeFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +26,7 @@ import picocli.CommandLine.Parameters;
         "Wait until every DIR has been restored by the node agent (DIR/.stele/UID exists),"
             + " looking every second; print one line per volume as it is done. The init container"
             + " of a restored pod.")
-public final class RestoreWaitCommand extends StelCommand {
+public final class RestoreWaitCommand extends SteleCommand {
   @Option(
       names = "--restore-uid",
       required = true,

@@ -13,7 +13,7 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
@@ -342,7 +342,7 @@ class ContainerEndToEndIT {
                 .withNewMetadata()
                 .withName(name)
                 .withUid(UUID.randomUUID().toString())
-                .addToAnnotations(StelApi.BACKUP_VOLUMES_ANNOTATION, "data")
+                .addToAnnotations(SteleApi.BACKUP_VOLUMES_ANNOTATION, "data")
                 .endMetadata()
                 .withNewSpec()
                 .withNodeName(node)

@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * A backup of API resources into a repository. The operator keeps its progress here, in the
  * cluster, and writes the snapshot manifest that makes the backup exist once, when it is done.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Repository", jsonPath = ".status.repository")
 @AdditionalPrinterColumn(

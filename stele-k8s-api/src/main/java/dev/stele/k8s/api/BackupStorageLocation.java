@@ -12,8 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * repositories there must keep. The operator validates it every {@code validationFrequency} and
  * writes what the bucket reports into the status.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @ShortNames("bsl")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Lock", jsonPath = ".status.lock")

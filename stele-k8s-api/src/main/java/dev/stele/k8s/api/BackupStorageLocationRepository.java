@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * One repository in a {@link BackupStorageLocation}, under {@code <prefix>/repositories/<name>/}.
  * The operator creates it as soon as the location is Available, or adopts the one already there.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @ShortNames("bslr")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Location", jsonPath = ".spec.backupStorageLocation")

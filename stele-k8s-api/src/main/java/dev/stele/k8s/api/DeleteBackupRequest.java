@@ -11,8 +11,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * nothing is rewritten), removes the Backup resource, and says until when the bucket must keep the
  * data. Maintenance reclaims it once retention allows.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(

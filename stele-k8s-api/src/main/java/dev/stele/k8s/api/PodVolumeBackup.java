@@ -12,8 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * directory becomes a snapshot in the backup's repository. Created by the Backup reconciler, in the
  * Backup's namespace, labelled with the backup's name and uid.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @ShortNames("pvb")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")

@@ -12,8 +12,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
  * node the pod is scheduled to, before the pod's containers start. Created by the Restore
  * reconciler, in the Restore's namespace.
  */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @ShortNames("pvr")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Restore", jsonPath = ".spec.restoreName")

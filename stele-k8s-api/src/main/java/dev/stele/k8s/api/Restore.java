@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /** Recreates a backup's API resources, and fills its pod volumes, in this or another cluster. */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(

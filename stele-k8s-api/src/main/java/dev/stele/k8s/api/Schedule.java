@@ -7,8 +7,8 @@ import io.fabric8.kubernetes.model.annotation.Group;
 import io.fabric8.kubernetes.model.annotation.Version;
 
 /** Creates a Backup from its template at every time its cron expression names. */
-@Group(StelApi.GROUP)
-@Version(StelApi.VERSION)
+@Group(SteleApi.GROUP)
+@Version(SteleApi.VERSION)
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
 @AdditionalPrinterColumn(name = "Schedule", jsonPath = ".spec.schedule")
 @AdditionalPrinterColumn(name = "Paused", jsonPath = ".spec.paused")

@@ -14,7 +14,7 @@ import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.Durations;
 import dev.stele.operator.kube.Events;
@@ -164,7 +164,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
 
   private static boolean synced(Backup backup) {
     var notes = backup.getMetadata().getAnnotations();
-    return notes != null && notes.containsKey(StelApi.SYNCED_FROM_ANNOTATION);
+    return notes != null && notes.containsKey(SteleApi.SYNCED_FROM_ANNOTATION);
   }
 
   /** Collects the resources, writes them as a part, and asks for the volumes. */
@@ -230,9 +230,9 @@ public final class BackupReconciler implements Reconciler<Backup> {
     pvb.getMetadata()
         .setLabels(
             Map.of(
-                StelApi.BACKUP_NAME_LABEL,
+                SteleApi.BACKUP_NAME_LABEL,
                 backup.getMetadata().getName(),
-                StelApi.BACKUP_UID_LABEL,
+                SteleApi.BACKUP_UID_LABEL,
                 BackupSnapshots.uid(backup)));
     pvb.getMetadata()
         .setOwnerReferences(
@@ -319,7 +319,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
     return client
         .resources(PodVolumeBackup.class)
         .inNamespace(backup.getMetadata().getNamespace())
-        .withLabel(StelApi.BACKUP_UID_LABEL, BackupSnapshots.uid(backup))
+        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupSnapshots.uid(backup))
         .list()
         .getItems();
   }
@@ -387,10 +387,10 @@ public final class BackupReconciler implements Reconciler<Backup> {
     Map<String, String> l = found.manifest().labels();
     status.snapshotID = found.id().hex();
     status.manifest = found.name();
-    status.items = integer(l.get(StelApi.BACKUP_ITEMS_LABEL));
-    status.warnings = integer(l.get(StelApi.BACKUP_WARNINGS_LABEL));
-    status.errors = integer(l.get(StelApi.BACKUP_ERRORS_LABEL));
-    String phase = l.getOrDefault(StelApi.BACKUP_PHASE_LABEL, COMPLETED);
+    status.items = integer(l.get(SteleApi.BACKUP_ITEMS_LABEL));
+    status.warnings = integer(l.get(SteleApi.BACKUP_WARNINGS_LABEL));
+    status.errors = integer(l.get(SteleApi.BACKUP_ERRORS_LABEL));
+    String phase = l.getOrDefault(SteleApi.BACKUP_PHASE_LABEL, COMPLETED);
     return finish(
         backup,
         phase,

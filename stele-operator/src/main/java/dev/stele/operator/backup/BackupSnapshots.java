@@ -5,7 +5,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -106,12 +106,12 @@ final class BackupSnapshots {
           BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
       root.subtree(BackupDocument.RESOURCES, r.tree());
       Map<String, String> labels = new HashMap<>();
-      labels.put(StelApi.PART_OF_LABEL, uid(backup));
-      labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
-      labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
+      labels.put(SteleApi.PART_OF_LABEL, uid(backup));
+      labels.put(SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
+      labels.put(SteleApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
       var counts =
           new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
-      Id id = snapshot.write("/", List.of(StelApi.RESOURCES_TAG), labels, counts, null).id();
+      Id id = snapshot.write("/", List.of(SteleApi.RESOURCES_TAG), labels, counts, null).id();
       return new Part(id, r, volumes, List.copyOf(warnings));
     }
   }
@@ -227,7 +227,7 @@ final class BackupSnapshots {
               stats.bytes() + volumeBytes,
               stats.filesNew(),
               errors.size());
-      var written = snapshot.write("/", List.of(StelApi.BACKUP_TAG), labels, counts, stats);
+      var written = snapshot.write("/", List.of(SteleApi.BACKUP_TAG), labels, counts, stats);
       return new Written(written, doc);
     }
   }
@@ -237,7 +237,7 @@ final class BackupSnapshots {
    * SmallSnapshot#find}); parts are labelled differently and never match.
    */
   SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
-    return SmallSnapshot.find(repo, StelApi.BACKUP_TAG, StelApi.BACKUP_UID_LABEL, uid(backup));
+    return SmallSnapshot.find(repo, SteleApi.BACKUP_TAG, SteleApi.BACKUP_UID_LABEL, uid(backup));
   }
 
   /** {@code backup.log} of a backup's snapshot. */
@@ -249,14 +249,14 @@ final class BackupSnapshots {
   static Map<String, String> labels(
       Backup backup, String phase, int items, List<String> warnings, List<String> errors) {
     Map<String, String> labels = new HashMap<>();
-    labels.put(StelApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
-    labels.put(StelApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
-    labels.put(StelApi.BACKUP_UID_LABEL, uid(backup));
-    labels.put(StelApi.BACKUP_PHASE_LABEL, phase);
-    labels.put(StelApi.BACKUP_EXPIRATION_LABEL, backup.getStatus().expiration);
-    labels.put(StelApi.BACKUP_ITEMS_LABEL, String.valueOf(items));
-    labels.put(StelApi.BACKUP_WARNINGS_LABEL, String.valueOf(warnings.size()));
-    labels.put(StelApi.BACKUP_ERRORS_LABEL, String.valueOf(errors.size()));
+    labels.put(SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
+    labels.put(SteleApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
+    labels.put(SteleApi.BACKUP_UID_LABEL, uid(backup));
+    labels.put(SteleApi.BACKUP_PHASE_LABEL, phase);
+    labels.put(SteleApi.BACKUP_EXPIRATION_LABEL, backup.getStatus().expiration);
+    labels.put(SteleApi.BACKUP_ITEMS_LABEL, String.valueOf(items));
+    labels.put(SteleApi.BACKUP_WARNINGS_LABEL, String.valueOf(warnings.size()));
+    labels.put(SteleApi.BACKUP_ERRORS_LABEL, String.valueOf(errors.size()));
     return labels;
   }
 

@@ -1,7 +1,7 @@
 package dev.stele.operator.backup;
 
 import dev.stele.k8s.api.BackupSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.Volume;
@@ -37,12 +37,13 @@ final class VolumeSelection {
       Pod pod = SERIALIZATION.convertValue(object, Pod.class);
       Map<String, String> notes = pod.getMetadata().getAnnotations();
       Set<String> named =
-          names(notes, StelApi.BACKUP_VOLUMES_ANNOTATION, StelApi.VELERO_BACKUP_VOLUMES_ANNOTATION);
+          names(
+              notes, SteleApi.BACKUP_VOLUMES_ANNOTATION, SteleApi.VELERO_BACKUP_VOLUMES_ANNOTATION);
       Set<String> excluded =
           names(
               notes,
-              StelApi.BACKUP_VOLUMES_EXCLUDES_ANNOTATION,
-              StelApi.VELERO_BACKUP_VOLUMES_EXCLUDES_ANNOTATION);
+              SteleApi.BACKUP_VOLUMES_EXCLUDES_ANNOTATION,
+              SteleApi.VELERO_BACKUP_VOLUMES_EXCLUDES_ANNOTATION);
       List<Volume> volumes =
           pod.getSpec() == null || pod.getSpec().getVolumes() == null
               ? List.of()

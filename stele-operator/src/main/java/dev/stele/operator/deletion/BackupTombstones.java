@@ -2,7 +2,7 @@ package dev.stele.operator.deletion;
 
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
@@ -49,7 +49,7 @@ final class BackupTombstones {
     }
     if (manifest != null) {
       try {
-        String original = catalog.read(manifest).labels().get(StelApi.BACKUP_UID_LABEL);
+        String original = catalog.read(manifest).labels().get(SteleApi.BACKUP_UID_LABEL);
         if (original != null) {
           uids.add(original);
         }
@@ -64,9 +64,9 @@ final class BackupTombstones {
       SnapshotManifest m = e.manifest();
       boolean ours =
           id.equals(manifest)
-              || uids.contains(m.labels().get(StelApi.PART_OF_LABEL))
-              || (m.tags().contains(StelApi.BACKUP_TAG)
-                  && uids.contains(m.labels().get(StelApi.BACKUP_UID_LABEL)));
+              || uids.contains(m.labels().get(SteleApi.PART_OF_LABEL))
+              || (m.tags().contains(SteleApi.BACKUP_TAG)
+                  && uids.contains(m.labels().get(SteleApi.BACKUP_UID_LABEL)));
       if (ours) {
         found.add(e);
       }

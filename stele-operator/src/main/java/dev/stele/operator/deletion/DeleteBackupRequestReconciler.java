@@ -10,7 +10,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
@@ -144,7 +144,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     try (Repository repo = repositories.open(bslr)) {
       String manifest = bs.snapshotID;
       if (manifest == null && backup.getMetadata().getAnnotations() != null) {
-        manifest = backup.getMetadata().getAnnotations().get(StelApi.SYNCED_FROM_ANNOTATION);
+        manifest = backup.getMetadata().getAnnotations().get(SteleApi.SYNCED_FROM_ANNOTATION);
       }
       BackupTombstones found =
           BackupTombstones.find(

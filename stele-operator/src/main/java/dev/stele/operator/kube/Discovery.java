@@ -36,7 +36,7 @@ public final class Discovery {
           "metrics.k8s.io/pods",
           "/bindings");
 
-  private static final String STELE_GROUP = dev.stele.k8s.api.StelApi.GROUP;
+  private static final String STELE_GROUP = dev.stele.k8s.api.SteleApi.GROUP;
 
   private Discovery() {}
 

@@ -5,7 +5,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Conditions;
 import dev.stele.operator.kube.Durations;
 import dev.stele.operator.kube.Events;
@@ -160,8 +160,8 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
         new ObjectMetaBuilder()
             .withName(name)
             .withNamespace(ns)
-            .addToLabels(StelApi.LOCATION_LABEL, name)
-            .addToLabels(StelApi.DEFAULT_REPOSITORY_LABEL, "true")
+            .addToLabels(SteleApi.LOCATION_LABEL, name)
+            .addToLabels(SteleApi.DEFAULT_REPOSITORY_LABEL, "true")
             .build());
     repo.setSpec(new BackupStorageLocationRepositorySpec());
     repo.getSpec().backupStorageLocation = name;

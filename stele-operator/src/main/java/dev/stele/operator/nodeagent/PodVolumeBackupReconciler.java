@@ -9,16 +9,16 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Backup;
-import dev.stele.snapshot.BackupListener;
-import dev.stele.snapshot.BackupOptions;
+import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
+import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the {@link PodVolumeBackup}s of this agent's node ({@code spec.node}; others are left to
  * their own node's agent): finds the pod's volume under the kubelet's pod directory and takes a
- * snapshot of it with {@link Backup}, tagged {@code pod-volume}, labelled with the backup's uid
+ * snapshot of it with {@link FileBackup}, tagged {@code pod-volume}, labelled with the backup's uid
  * ({@code part-of}), name, the pod and the volume, expiring with the backup. The Backup reconciler
  * collects these snapshots into the backup's manifest.
  *
@@ -148,7 +148,7 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
       throws IOException {
     PodVolumeBackupSpec spec = status.resource().getSpec();
     String host = spec.pod.namespace + "/" + spec.pod.name;
-    List<String> paths = Backup.sourcePaths(List.of(dir));
+    List<String> paths = FileBackup.sourcePaths(List.of(dir));
     long total = VolumeFiles.size(dir);
     PodVolumeBackup started =
         status.write(
@@ -161,9 +161,9 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
               s.bytesDone = 0L;
             });
     events.record(started, Events.NORMAL, IN_PROGRESS, started.getStatus().message);
-    BackupOptions options =
-        BackupOptions.defaults(host)
-            .withTags(List.of(StelApi.POD_VOLUME_TAG))
+    FileBackupOptions options =
+        FileBackupOptions.defaults(host)
+            .withTags(List.of(SteleApi.POD_VOLUME_TAG))
             .withLabels(labels(spec))
             .withExpiry(expires)
             .withExcludes(List.of(VolumeFiles.markerGlob(dir)));
@@ -175,8 +175,8 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
       }
     }
     AtomicLong done = new AtomicLong();
-    BackupListener listener =
-        new BackupListener() {
+    FileBackupListener listener =
+        new FileBackupListener() {
           @Override
           public void bytesRead(long bytes) {
             done.addAndGet(bytes);
@@ -189,14 +189,14 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
             }
           }
         };
-    Backup.Result result;
+    FileBackup.Result result;
     try (ProgressTicker ticker =
         new ProgressTicker(
             status.resource().getMetadata().getName(),
             node.progress(),
             done::get,
             d -> status.write(s -> s.bytesDone = d))) {
-      result = new Backup(repo, options, listener).run(List.of(dir));
+      result = new FileBackup(repo, options, listener).run(List.of(dir));
     } catch (IOException | RuntimeException e) {
       LOG.warn("backing up {} failed", dir, e);
       return finish(status, FAILED, "backing up " + dir + ": " + e.getMessage());
@@ -256,12 +256,12 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
   /** The labels of the request's snapshot; the first four identify it. */
   static Map<String, String> labels(PodVolumeBackupSpec spec) {
     Map<String, String> labels = new HashMap<>();
-    labels.put(StelApi.PART_OF_LABEL, spec.backupUID);
-    labels.put(StelApi.POD_NAMESPACE_LABEL, spec.pod.namespace);
-    labels.put(StelApi.POD_NAME_LABEL, spec.pod.name);
-    labels.put(StelApi.VOLUME_LABEL, spec.volume);
+    labels.put(SteleApi.PART_OF_LABEL, spec.backupUID);
+    labels.put(SteleApi.POD_NAMESPACE_LABEL, spec.pod.namespace);
+    labels.put(SteleApi.POD_NAME_LABEL, spec.pod.name);
+    labels.put(SteleApi.VOLUME_LABEL, spec.volume);
     if (spec.backupName != null) {
-      labels.put(StelApi.BACKUP_NAME_LABEL, spec.backupName);
+      labels.put(SteleApi.BACKUP_NAME_LABEL, spec.backupName);
     }
     return labels;
   }
@@ -271,10 +271,10 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
    */
   static boolean isFor(SnapshotManifest m, PodVolumeBackupSpec spec) {
     Map<String, String> l = m.labels();
-    return m.tags().contains(StelApi.POD_VOLUME_TAG)
-        && Objects.equals(l.get(StelApi.PART_OF_LABEL), spec.backupUID)
-        && Objects.equals(l.get(StelApi.POD_NAMESPACE_LABEL), spec.pod.namespace)
-        && Objects.equals(l.get(StelApi.POD_NAME_LABEL), spec.pod.name)
-        && Objects.equals(l.get(StelApi.VOLUME_LABEL), spec.volume);
+    return m.tags().contains(SteleApi.POD_VOLUME_TAG)
+        && Objects.equals(l.get(SteleApi.PART_OF_LABEL), spec.backupUID)
+        && Objects.equals(l.get(SteleApi.POD_NAMESPACE_LABEL), spec.pod.namespace)
+        && Objects.equals(l.get(SteleApi.POD_NAME_LABEL), spec.pod.name)
+        && Objects.equals(l.get(SteleApi.VOLUME_LABEL), spec.volume);
   }
 }

@@ -17,8 +17,8 @@ import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
-import dev.stele.snapshot.Restore;
-import dev.stele.snapshot.RestoreListener;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -38,7 +38,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Serves the {@link PodVolumeRestore}s of the pods scheduled to this agent's node: once the pod has
  * a node ({@code spec.nodeName}) and the kubelet has created its volume's directory, restores the
- * volume snapshot's files into it with {@link Restore}, then writes the marker {@code
+ * volume snapshot's files into it with {@link FileRestore}, then writes the marker {@code
  * <volume>/.stele/<restore uid>} that lets the pod's {@code restore-wait} init container finish.
  *
  * <p>Until the pod exists and is scheduled, every agent may write what the request waits for into
@@ -163,8 +163,8 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
     AtomicLong planned = new AtomicLong();
     AtomicLong written = new AtomicLong();
     List<String> warnings = new ArrayList<>();
-    RestoreListener listener =
-        new RestoreListener() {
+    FileRestoreListener listener =
+        new FileRestoreListener() {
           @Override
           public void planned(long files, long bytes) {
             planned.set(bytes);
@@ -182,7 +182,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
             }
           }
         };
-    Restore.Result result;
+    FileRestore.Result result;
     int threads = Runtime.getRuntime().availableProcessors();
     try (ProgressTicker ticker =
         new ProgressTicker(
@@ -190,7 +190,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
             node.progress(),
             written::get,
             d -> status.write(s -> s.bytesDone = d))) {
-      result = new Restore(repo, threads, listener).run(snapshot, from, dir);
+      result = new FileRestore(repo, threads, listener).run(snapshot, from, dir);
     } catch (IOException | RuntimeException e) {
       LOG.warn("restoring into {} failed", dir, e);
       return finish(status, FAILED, "restoring into " + dir + ": " + e.getMessage());

@@ -3,7 +3,7 @@ package dev.stele.operator.repository;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.location.Places;
@@ -67,7 +67,7 @@ public final class Repositories {
         client
             .resources(BackupStorageLocationRepository.class)
             .inNamespace(namespace)
-            .withLabel(StelApi.DEFAULT_REPOSITORY_LABEL)
+            .withLabel(SteleApi.DEFAULT_REPOSITORY_LABEL)
             .list()
             .getItems()
             .stream()

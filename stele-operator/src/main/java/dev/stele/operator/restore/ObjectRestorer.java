@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -63,8 +63,8 @@ final class ObjectRestorer {
     }
     Map<String, String> labels =
         Map.of(
-            StelApi.RESTORE_NAME_LABEL, VolumeFilling.labelValue(restore.getMetadata().getName()),
-            StelApi.BACKUP_NAME_LABEL, VolumeFilling.labelValue(outcome.backupName));
+            SteleApi.RESTORE_NAME_LABEL, VolumeFilling.labelValue(restore.getMetadata().getName()),
+            SteleApi.BACKUP_NAME_LABEL, VolumeFilling.labelValue(outcome.backupName));
     outcome.log(
         "restoring "
             + selected.size()
@@ -141,7 +141,7 @@ final class ObjectRestorer {
                     .withNewMetadata()
                     .withName(ns)
                     .addToLabels(
-                        StelApi.RESTORE_NAME_LABEL,
+                        SteleApi.RESTORE_NAME_LABEL,
                         VolumeFilling.labelValue(restore.getMetadata().getName()))
                     .endMetadata()
                     .build())

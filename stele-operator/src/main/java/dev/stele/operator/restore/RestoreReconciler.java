@@ -13,7 +13,7 @@ import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
@@ -175,7 +175,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
       return finish(restore, FAILED, check.failure());
     }
     if (check.waitFor() != null) {
-      return wait(restore, check.waitFor());
+      return waitFor(restore, check.waitFor());
     }
     RestoreSpec spec = restore.getSpec();
     BackupStatus bs = check.backup();
@@ -268,7 +268,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
         client
             .resources(PodVolumeRestore.class)
             .inNamespace(ns)
-            .withLabel(StelApi.RESTORE_UID_LABEL, uid)
+            .withLabel(SteleApi.RESTORE_UID_LABEL, uid)
             .list()
             .getItems();
     Outcome outcome = waiting.get(uid);
@@ -373,7 +373,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
       found = Results.find(repo, restore.getMetadata().getUid());
       document = found == null ? null : Results.read(repo, found.manifest());
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return wait(
+      return waitFor(
           restore,
           "left InProgress by an operator that stopped; cannot yet look for its results in"
               + " repository "
@@ -414,7 +414,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
   }
 
   /** Not started yet: says why in the message, and looks again later. */
-  private Duration wait(Restore restore, String why) {
+  private Duration waitFor(Restore restore, String why) {
     if (!why.equals(restore.getStatus().message)) {
       restore.getStatus().message = why;
       client.resource(restore).updateStatus();

@@ -1,7 +1,7 @@
 package dev.stele.operator.restore;
 
 import dev.stele.k8s.api.Restore;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.SmallSnapshot;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -15,17 +15,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A restore's results in the repository: one snapshot tagged {@value StelApi#RESTORE_TAG}, labelled
- * with the Restore's name, uid and final phase, whose tree holds {@code restore.json} and {@code
- * restore.log}. Written once: every write is preceded by a search for one carrying the restore's
- * uid.
+ * A restore's results in the repository: one snapshot tagged {@value SteleApi#RESTORE_TAG},
+ * labelled with the Restore's name, uid and final phase, whose tree holds {@code restore.json} and
+ * {@code restore.log}. Written once: every write is preceded by a search for one carrying the
+ * restore's uid.
  */
 final class Results {
   private Results() {}
 
   /** The results of the restore with this uid, forgotten or not, or null. */
   static SnapshotCatalog.Entry find(Repository repo, String uid) throws IOException {
-    return SmallSnapshot.find(repo, StelApi.RESTORE_TAG, StelApi.RESTORE_UID_LABEL, uid);
+    return SmallSnapshot.find(repo, SteleApi.RESTORE_TAG, SteleApi.RESTORE_UID_LABEL, uid);
   }
 
   /** Writes the results; {@code expires} is the backup's expiry (results go with their backup). */
@@ -41,11 +41,11 @@ final class Results {
         repo,
         files,
         "/restores/" + meta.getNamespace() + "/" + meta.getName(),
-        List.of(StelApi.RESTORE_TAG),
+        List.of(SteleApi.RESTORE_TAG),
         Map.of(
-            StelApi.RESTORE_NAME_LABEL, meta.getName(),
-            StelApi.RESTORE_UID_LABEL, meta.getUid(),
-            StelApi.BACKUP_PHASE_LABEL, document.phase()),
+            SteleApi.RESTORE_NAME_LABEL, meta.getName(),
+            SteleApi.RESTORE_UID_LABEL, meta.getUid(),
+            SteleApi.BACKUP_PHASE_LABEL, document.phase()),
         expires);
   }
 

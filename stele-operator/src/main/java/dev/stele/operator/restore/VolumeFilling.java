@@ -8,7 +8,7 @@ import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.Restore;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import java.nio.charset.StandardCharsets;
@@ -78,8 +78,8 @@ final class VolumeFilling {
             .withNamespace(meta.getNamespace())
             .withLabels(
                 Map.of(
-                    StelApi.RESTORE_NAME_LABEL, labelValue(meta.getName()),
-                    StelApi.RESTORE_UID_LABEL, meta.getUid()))
+                    SteleApi.RESTORE_NAME_LABEL, labelValue(meta.getName()),
+                    SteleApi.RESTORE_UID_LABEL, meta.getUid()))
             .withOwnerReferences(
                 new OwnerReferenceBuilder()
                     .withApiVersion(restore.getApiVersion())

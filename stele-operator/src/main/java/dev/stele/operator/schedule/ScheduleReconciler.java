@@ -5,7 +5,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.Schedule;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Times;
@@ -149,7 +149,7 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
         new ObjectMetaBuilder()
             .withName(name)
             .withNamespace(schedule.getMetadata().getNamespace())
-            .withLabels(Map.of(StelApi.SCHEDULE_NAME_LABEL, schedule.getMetadata().getName()))
+            .withLabels(Map.of(SteleApi.SCHEDULE_NAME_LABEL, schedule.getMetadata().getName()))
             .build());
     backup.setSpec(template == null ? new BackupSpec() : template);
     try {

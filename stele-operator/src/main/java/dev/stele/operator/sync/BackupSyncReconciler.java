@@ -2,7 +2,7 @@ package dev.stele.operator.sync;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.operator.kube.Events;
@@ -124,7 +124,7 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
   private static boolean syncedWithoutStatus(Backup b, Id id) {
     var annotations = b.getMetadata().getAnnotations();
     return annotations != null
-        && id.hex().equals(annotations.get(StelApi.SYNCED_FROM_ANNOTATION))
+        && id.hex().equals(annotations.get(SteleApi.SYNCED_FROM_ANNOTATION))
         && (b.getStatus() == null || b.getStatus().phase == null);
   }
 
@@ -137,8 +137,8 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
     Map<String, SnapshotCatalog.Entry> live = new HashMap<>();
     for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
       SnapshotManifest m = e.manifest();
-      String name = m.labels().get(StelApi.BACKUP_NAME_LABEL);
-      if (name == null || !m.tags().contains(StelApi.BACKUP_TAG) || forgotten.contains(e.name())) {
+      String name = m.labels().get(SteleApi.BACKUP_NAME_LABEL);
+      if (name == null || !m.tags().contains(SteleApi.BACKUP_TAG) || forgotten.contains(e.name())) {
         continue;
       }
       SnapshotCatalog.Entry before = live.get(name);

@@ -4,7 +4,7 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Node;
@@ -52,9 +52,9 @@ final class SyncedBackup {
     Backup backup = new Backup();
     backup.setMetadata(
         new ObjectMetaBuilder()
-            .withName(entry.manifest().labels().get(StelApi.BACKUP_NAME_LABEL))
+            .withName(entry.manifest().labels().get(SteleApi.BACKUP_NAME_LABEL))
             .withNamespace(bslr.getMetadata().getNamespace())
-            .withAnnotations(Map.of(StelApi.SYNCED_FROM_ANNOTATION, entry.id().hex()))
+            .withAnnotations(Map.of(SteleApi.SYNCED_FROM_ANNOTATION, entry.id().hex()))
             .build());
     BackupSpec spec = doc == null || doc.spec() == null ? new BackupSpec() : doc.spec();
     // Where the backup is in this cluster, whatever the names were where it was made.
@@ -69,11 +69,11 @@ final class SyncedBackup {
       BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
     Map<String, String> labels = entry.manifest().labels();
     BackupStatus s = new BackupStatus();
-    s.phase = labels.getOrDefault(StelApi.BACKUP_PHASE_LABEL, BackupStatus.COMPLETED);
-    s.items = integer(labels.get(StelApi.BACKUP_ITEMS_LABEL));
-    s.warnings = integer(labels.get(StelApi.BACKUP_WARNINGS_LABEL));
-    s.errors = integer(labels.get(StelApi.BACKUP_ERRORS_LABEL));
-    s.expiration = labels.get(StelApi.BACKUP_EXPIRATION_LABEL);
+    s.phase = labels.getOrDefault(SteleApi.BACKUP_PHASE_LABEL, BackupStatus.COMPLETED);
+    s.items = integer(labels.get(SteleApi.BACKUP_ITEMS_LABEL));
+    s.warnings = integer(labels.get(SteleApi.BACKUP_WARNINGS_LABEL));
+    s.errors = integer(labels.get(SteleApi.BACKUP_ERRORS_LABEL));
+    s.expiration = labels.get(SteleApi.BACKUP_EXPIRATION_LABEL);
     if (s.expiration == null && entry.manifest().expires() != null) {
       s.expiration = entry.manifest().expires().toString();
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.SmallSnapshot;
 import dev.stele.repo.Id;
@@ -57,13 +57,13 @@ final class BackupFixture {
                           "data/" + v.volume() + ".txt",
                           (v.pod() + "/" + v.volume()).getBytes(StandardCharsets.UTF_8)),
                       "/data",
-                      List.of(StelApi.POD_VOLUME_TAG),
+                      List.of(SteleApi.POD_VOLUME_TAG),
                       Map.of(
-                          StelApi.PART_OF_LABEL, uid,
-                          StelApi.BACKUP_NAME_LABEL, name,
-                          StelApi.POD_NAMESPACE_LABEL, v.namespace(),
-                          StelApi.POD_NAME_LABEL, v.pod(),
-                          StelApi.VOLUME_LABEL, v.volume()),
+                          SteleApi.PART_OF_LABEL, uid,
+                          SteleApi.BACKUP_NAME_LABEL, name,
+                          SteleApi.POD_NAMESPACE_LABEL, v.namespace(),
+                          SteleApi.POD_NAME_LABEL, v.pod(),
+                          SteleApi.VOLUME_LABEL, v.volume()),
                       expiration)
                   .hex();
           ids.put(v.pod() + "/" + v.volume(), id);
@@ -111,15 +111,15 @@ final class BackupFixture {
               repo,
               files,
               "/resources",
-              List.of(StelApi.BACKUP_TAG),
+              List.of(SteleApi.BACKUP_TAG),
               Map.of(
-                  StelApi.BACKUP_NAME_LABEL,
+                  SteleApi.BACKUP_NAME_LABEL,
                   name,
-                  StelApi.BACKUP_NAMESPACE_LABEL,
+                  SteleApi.BACKUP_NAMESPACE_LABEL,
                   RestoreFixture.NS,
-                  StelApi.BACKUP_UID_LABEL,
+                  SteleApi.BACKUP_UID_LABEL,
                   uid,
-                  StelApi.BACKUP_PHASE_LABEL,
+                  SteleApi.BACKUP_PHASE_LABEL,
                   "Completed"),
               expiration);
     }

@@ -13,7 +13,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.OperatorFixture;
 import dev.stele.operator.backup.BackupReconciler;
 import dev.stele.operator.kube.OperatorMetrics;
@@ -170,13 +170,13 @@ final class RestoreFixture {
   List<SnapshotCatalog.Entry> results(Repository repo, Restore restore) throws IOException {
     return new SnapshotCatalog(repo)
         .list().stream()
-            .filter(e -> e.manifest().tags().contains(StelApi.RESTORE_TAG))
+            .filter(e -> e.manifest().tags().contains(SteleApi.RESTORE_TAG))
             .filter(
                 e ->
                     restore
                         .getMetadata()
                         .getUid()
-                        .equals(e.manifest().labels().get(StelApi.RESTORE_UID_LABEL)))
+                        .equals(e.manifest().labels().get(SteleApi.RESTORE_UID_LABEL)))
             .toList();
   }
 
@@ -184,7 +184,7 @@ final class RestoreFixture {
     return client
         .resources(PodVolumeRestore.class)
         .inNamespace(NS)
-        .withLabel(StelApi.RESTORE_UID_LABEL, restore.getMetadata().getUid())
+        .withLabel(SteleApi.RESTORE_UID_LABEL, restore.getMetadata().getUid())
         .list()
         .getItems();
   }

@@ -11,7 +11,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.OwnImage;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Repository;
@@ -303,8 +303,8 @@ class RestoreOperatorTest {
     var ns = client.namespaces().withName("new-a").get();
     assertThat(ns.getMetadata().getLabels())
         .containsEntry("team", "app-a")
-        .containsEntry(StelApi.RESTORE_NAME_LABEL, "copy")
-        .containsEntry(StelApi.BACKUP_NAME_LABEL, "nightly");
+        .containsEntry(SteleApi.RESTORE_NAME_LABEL, "copy")
+        .containsEntry(SteleApi.BACKUP_NAME_LABEL, "nightly");
     ConfigMap settings = client.configMaps().inNamespace("new-a").withName("settings").get();
     assertThat(settings.getData()).containsEntry("mode", "fast");
     assertThat(client.secrets().inNamespace("new-b").withName("token").get()).isNotNull();
@@ -506,7 +506,7 @@ class RestoreOperatorTest {
     settings = client.configMaps().inNamespace("app-a").withName("settings").get();
     assertThat(settings.getData()).containsEntry("mode", "fast");
     assertThat(settings.getMetadata().getLabels())
-        .containsEntry(StelApi.RESTORE_NAME_LABEL, "overwrite");
+        .containsEntry(SteleApi.RESTORE_NAME_LABEL, "overwrite");
     assertThat(version(settings)).isGreaterThan(Long.parseLong(before));
     assertThat(resultsOf(op.get(Restore.class, "overwrite")).objects())
         .allSatisfy(i -> assertThat(i.result()).isEqualTo(RestoreDocument.UPDATED));

@@ -8,7 +8,7 @@ import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
-import dev.stele.k8s.api.StelApi;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.api.model.Container;
@@ -216,8 +216,8 @@ class RestoreVolumesTest {
       PodVolumeRestore pvr = e.getValue();
       assertThat(pvr.getMetadata().getNamespace()).isEqualTo(NS);
       assertThat(pvr.getMetadata().getLabels())
-          .containsEntry(StelApi.RESTORE_NAME_LABEL, "vols")
-          .containsEntry(StelApi.RESTORE_UID_LABEL, uid);
+          .containsEntry(SteleApi.RESTORE_NAME_LABEL, "vols")
+          .containsEntry(SteleApi.RESTORE_UID_LABEL, uid);
       assertThat(pvr.getMetadata().getOwnerReferences().get(0).getUid()).isEqualTo(uid);
       assertThat(pvr.getSpec().pod.namespace).isEqualTo("vol-a");
       assertThat(pvr.getSpec().pod.name).isEqualTo("db");

@@ -55,13 +55,13 @@ import java.util.stream.Stream;
  *
  * <p>Concurrency: one instance runs one backup; it owns and closes its executors.
  */
-public final class Backup {
+public final class FileBackup {
   private static final int FILES_IN_FLIGHT = 256;
   private static final int SEAL_BUDGET_KIB = 32 * 1024;
 
   private final Repository repo;
-  private final BackupOptions options;
-  private final BackupListener listener;
+  private final FileBackupOptions options;
+  private final FileBackupListener listener;
   private final FastCdc chunker;
   private final Excludes excludes;
   private final Semaphore filesInFlight = new Semaphore(FILES_IN_FLIGHT);
@@ -79,7 +79,7 @@ public final class Backup {
   private ExecutorService sealers;
   private ChunkWriter writer;
 
-  public Backup(Repository repo, BackupOptions options, BackupListener listener) {
+  public FileBackup(Repository repo, FileBackupOptions options, FileBackupListener listener) {
     this.repo = repo;
     this.options = options;
     this.listener = listener;
@@ -110,7 +110,7 @@ public final class Backup {
     // backup reuse chunks from them.
     repo.reloadIndex();
     distrustDamagedPacks(repo.loadIndex());
-    walkers = new ForkJoinPool(options.threads(), Backup::walkerThread, null, false);
+    walkers = new ForkJoinPool(options.threads(), FileBackup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
     writer = repo.newWriter(options.uploads(), options.expires());

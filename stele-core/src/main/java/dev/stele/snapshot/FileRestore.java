@@ -41,13 +41,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Concurrency: one instance runs one restore; it owns and closes its executor.
  */
-public final class Restore {
+public final class FileRestore {
   private static final int MAX_RANGE = 8 << 20;
   private static final int MAX_GAP = 256 << 10;
 
   private final Repository repo;
   private final int threads;
-  private final RestoreListener listener;
+  private final FileRestoreListener listener;
   private final SnapshotBrowser browser;
   private final List<String> warnings = new ArrayList<>();
   private final Map<String, OutputFile> firstByInode = new HashMap<>();
@@ -60,7 +60,7 @@ public final class Restore {
   private long directoryCount;
   private long byteCount;
 
-  public Restore(Repository repo, int threads, RestoreListener listener) {
+  public FileRestore(Repository repo, int threads, FileRestoreListener listener) {
     this.repo = repo;
     this.threads = threads;
     this.listener = listener;

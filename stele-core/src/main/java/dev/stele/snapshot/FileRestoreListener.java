@@ -1,8 +1,8 @@
 package dev.stele.snapshot;
 
 /** What a restore reports while it runs; called from worker threads, so thread-safe and quick. */
-public interface RestoreListener {
-  RestoreListener NONE = new RestoreListener() {};
+public interface FileRestoreListener {
+  FileRestoreListener NONE = new FileRestoreListener() {};
 
   /** The plan is made: this many files and bytes will be written. */
   default void planned(long files, long bytes) {}

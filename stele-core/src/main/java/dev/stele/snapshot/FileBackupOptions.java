@@ -19,7 +19,7 @@ import java.util.Map;
  * @param threads worker threads for reading and sealing (each)
  * @param uploads packs uploaded at once
  */
-public record BackupOptions(
+public record FileBackupOptions(
     String host,
     List<String> tags,
     List<String> excludes,
@@ -30,36 +30,38 @@ public record BackupOptions(
     int threads,
     int uploads) {
 
-  public static BackupOptions defaults(String host) {
+  public static FileBackupOptions defaults(String host) {
     int cores = Runtime.getRuntime().availableProcessors();
-    return new BackupOptions(host, List.of(), List.of(), null, null, null, Map.of(), cores, 2);
+    return new FileBackupOptions(host, List.of(), List.of(), null, null, null, Map.of(), cores, 2);
   }
 
-  public BackupOptions withParent(SnapshotManifest manifest, String id) {
-    return new BackupOptions(host, tags, excludes, manifest, id, expires, labels, threads, uploads);
+  public FileBackupOptions withParent(SnapshotManifest manifest, String id) {
+    return new FileBackupOptions(
+        host, tags, excludes, manifest, id, expires, labels, threads, uploads);
   }
 
-  public BackupOptions withTags(List<String> newTags) {
-    return new BackupOptions(
+  public FileBackupOptions withTags(List<String> newTags) {
+    return new FileBackupOptions(
         host, newTags, excludes, parent, parentId, expires, labels, threads, uploads);
   }
 
-  public BackupOptions withExcludes(List<String> globs) {
-    return new BackupOptions(
+  public FileBackupOptions withExcludes(List<String> globs) {
+    return new FileBackupOptions(
         host, tags, globs, parent, parentId, expires, labels, threads, uploads);
   }
 
-  public BackupOptions withExpiry(Instant instant) {
-    return new BackupOptions(
+  public FileBackupOptions withExpiry(Instant instant) {
+    return new FileBackupOptions(
         host, tags, excludes, parent, parentId, instant, labels, threads, uploads);
   }
 
-  public BackupOptions withLabels(Map<String, String> newLabels) {
-    return new BackupOptions(
+  public FileBackupOptions withLabels(Map<String, String> newLabels) {
+    return new FileBackupOptions(
         host, tags, excludes, parent, parentId, expires, newLabels, threads, uploads);
   }
 
-  public BackupOptions withThreads(int n) {
-    return new BackupOptions(host, tags, excludes, parent, parentId, expires, labels, n, uploads);
+  public FileBackupOptions withThreads(int n) {
+    return new FileBackupOptions(
+        host, tags, excludes, parent, parentId, expires, labels, n, uploads);
   }
 }

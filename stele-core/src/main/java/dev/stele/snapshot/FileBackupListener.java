@@ -6,8 +6,8 @@ import java.nio.file.Path;
  * What a backup reports while it runs. Called from the backup's worker threads: implementations
  * must be thread-safe and quick.
  */
-public interface BackupListener {
-  BackupListener NONE = new BackupListener() {};
+public interface FileBackupListener {
+  FileBackupListener NONE = new FileBackupListener() {};
 
   /** Bytes of a file being read were chunked (called often, per chunk). */
   default void bytesRead(long bytes) {}

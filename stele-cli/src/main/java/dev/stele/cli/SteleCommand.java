@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** Base of the leaf commands: access to the {@link CliEnvironment} the root command was given. */
-public abstract class StelCommand implements Callable<Integer> {
+public abstract class SteleCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   protected CliEnvironment env() {

@@ -1,7 +1,7 @@
 package dev.stele.k8s.api;
 
 /** Constants shared by every resource of the API. */
-public final class StelApi {
+public final class SteleApi {
   public static final String GROUP = "stele.dev";
   public static final String VERSION = "v1alpha1";
 
@@ -66,5 +66,5 @@ public final class StelApi {
   public static final String POD_VOLUME_TAG = "pod-volume";
   public static final String RESTORE_TAG = "restore";
 
-  private StelApi() {}
+  private SteleApi() {}
 }
