@@ -112,62 +112,11 @@ public final class ChunkWriter implements Closeable {
 
   /**
    * Packs written before this writer that hold chunks its callers reused: a snapshot that names
-   * those chunks needs these packs retained as long as it is.
+   * those chunks needs these packs retained as long as it is, and its writer extends them before
+   * the manifest exists (write-once.md, "Retention follows the data's need").
    */
   public Set<String> reusedPacks() {
     return Set.copyOf(reusedPacks);
-  }
-
-  /**
-   * Before the manifest of a snapshot naming what this writer stored exists: every blob written
-   * earlier that the snapshot depends on — the {@link #reusedPacks}, the format blob, the key blobs
-   * — is made to last until {@code until} (see {@link Repository#ensureRetained}). New blobs were
-   * created with the writer's retention, so from the moment the manifest exists, everything it
-   * references is retained as long as it is (write-once.md, "Retention follows the data's need").
-   * Costs one retention read per reused pack; extensions carry {@link Repository#EXTENSION_SLACK},
-   * so a daily snapshot extends a reused pack about once a week. Does nothing in a repository
-   * without a lock mode, or when {@code until} is null.
-   */
-  public void extendReused(java.time.Instant until) throws IOException {
-    if (until == null || repo.format().retentionMode() == dev.stele.blob.Retention.Mode.NONE) {
-      return;
-    }
-    List<String> names = new ArrayList<>(new java.util.TreeSet<>(reusedPacks));
-    names.add(RepositoryFormat.BLOB);
-    for (dev.stele.blob.BlobInfo key : repo.store().list("keys/")) {
-      names.add(key.name());
-    }
-    // One or two requests per name on object storage: checked eight at a time, not one by one.
-    AtomicInteger n = new AtomicInteger();
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            8,
-            r -> {
-              Thread t = new Thread(r, "stele-retain-" + n.incrementAndGet());
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      List<Future<?>> checks = new ArrayList<>();
-      for (String name : names) {
-        checks.add(
-            pool.submit(
-                () -> {
-                  repo.ensureRetained(name, until);
-                  return null;
-                }));
-      }
-      for (Future<?> check : checks) {
-        check.get();
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("interrupted while extending retention");
-    } catch (java.util.concurrent.ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-    } finally {
-      pool.shutdownNow();
-    }
   }
 
   /** Seals and stores a chunk the caller claimed. */

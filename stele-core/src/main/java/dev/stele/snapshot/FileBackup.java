@@ -50,8 +50,9 @@ import java.util.stream.Stream;
  * is in flight (files being read, bytes waiting to be sealed), so memory stays flat whatever the
  * input size.
  *
- * <p>The manifest is written last, after {@link ChunkWriter#flush} has made every chunk durable and
- * indexed: a snapshot exists only once everything it names does.
+ * <p>The snapshot is committed by a {@link SnapshotWriter}: its manifest is written last, once
+ * every chunk is durable and indexed and what it reuses is retained as long as it: a snapshot
+ * exists only once everything it names does.
  *
  * <p>Concurrency: one instance runs one backup; it owns and closes its executors.
  */
@@ -77,6 +78,7 @@ public final class FileBackup {
   private ForkJoinPool walkers;
   private ExecutorService readers;
   private ExecutorService sealers;
+  private SnapshotWriter snapshot;
   private ChunkWriter writer;
 
   public FileBackup(Repository repo, FileBackupOptions options, FileBackupListener listener) {
@@ -105,55 +107,49 @@ public final class FileBackup {
         throw new NoSuchFileException(p.toString(), null, "source does not exist");
       }
     }
-    // A fresh index for every backup: one loaded earlier by this long-lived Repository does not
-    // know the packs maintenance has marked (and may since have deleted) and would let this
-    // backup reuse chunks from them.
-    repo.reloadIndex();
-    distrustDamagedPacks(repo.loadIndex());
+    snapshot = SnapshotWriter.start(repo, options.uploads(), started, options.expires());
+    writer = snapshot.chunks();
     walkers = new ForkJoinPool(options.threads(), FileBackup::walkerThread, null, false);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
-    writer = repo.newWriter(options.uploads(), options.expires());
     try {
+      distrustDamagedPacks(snapshot.index());
       Tree parentRoot =
           options.parent() == null
               ? null
               : parentTreeOf(new SnapshotBrowser(repo).root(options.parent()));
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
       awaitSealing();
-      writer.flush();
-      double seconds = (System.nanoTime() - t0) / 1e9;
-      SnapshotManifest manifest =
-          new SnapshotManifest(
-              SnapshotManifest.VERSION,
-              started,
-              options.host(),
-              Hosts.user(),
-              sourcePaths(sources),
-              options.tags(),
-              options.parentId(),
-              root.hex(),
-              options.expires(),
-              new SnapshotManifest.Stats(
-                  files.get(),
-                  dirs.get(),
-                  bytes.get(),
-                  filesNew.get(),
-                  writer.chunksStored(),
-                  writer.bytesNew(),
-                  writer.bytesStored(),
-                  warnings.size(),
-                  seconds),
-              options.labels());
-      // Before the manifest exists, what it depends on lasts as long as it does.
-      writer.extendReused(manifest.retainUntil(repo.format().minimumRetention()));
-      Id id = new SnapshotCatalog(repo).write(manifest);
-      return new Result(id, manifest, List.copyOf(warnings));
+      SnapshotCatalog.Entry written =
+          snapshot.commit(
+              chunks ->
+                  new SnapshotManifest(
+                      SnapshotManifest.VERSION,
+                      started,
+                      options.host(),
+                      Hosts.user(),
+                      sourcePaths(sources),
+                      options.tags(),
+                      options.parentId(),
+                      root.hex(),
+                      options.expires(),
+                      new SnapshotManifest.Stats(
+                          files.get(),
+                          dirs.get(),
+                          bytes.get(),
+                          filesNew.get(),
+                          chunks.chunksStored(),
+                          chunks.bytesNew(),
+                          chunks.bytesStored(),
+                          warnings.size(),
+                          (System.nanoTime() - t0) / 1e9),
+                      options.labels()));
+      return new Result(written.id(), written.manifest(), List.copyOf(warnings));
     } finally {
       walkers.shutdownNow();
       readers.shutdownNow();
       sealers.shutdownNow();
-      writer.close();
+      snapshot.close();
     }
   }
 

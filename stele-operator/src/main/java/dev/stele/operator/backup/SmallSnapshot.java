@@ -6,6 +6,7 @@ import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.SnapshotWriter;
 import java.io.ByteArrayOutputStream;
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,37 +15,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Writes one snapshot the operator builds in memory: small files (such as {@code backup.json} or
- * {@code restore.json}) and subtrees already in the repository, in a {@link TreeBuilder}. Every
- * blob it writes is created retained until the snapshot's expiry; before the manifest exists, the
- * blobs it reuses, the format and the key blobs are extended to it ({@link
- * ChunkWriter#extendReused}), as a backup of files does. The manifest is written last, once; one
- * written for a resource is found again by its labels ({@link #find}), so it is never written
- * twice.
+ * One snapshot the operator builds in memory: small files (such as {@code backup.json} or {@code
+ * restore.json}) and subtrees already in the repository, in a {@link TreeBuilder}, committed by a
+ * {@link SnapshotWriter} (which owns the write-once commit: flush, retention of what is reused, the
+ * manifest). What is the operator's own: the manifest's host and user, the counts it gives, and
+ * that a manifest written for a resource is found again by its labels ({@link #find}), so it is
+ * never written twice.
  *
  * <p>Usage: {@link #start}, add to {@link #root} (with {@link #writer} for chunks), {@link #write},
  * close. Not thread-safe.
  */
 public final class SmallSnapshot implements Closeable {
   private final Repository repo;
-  private final Instant time;
-  private final Instant expires;
-  private final Instant until;
-  private final ChunkWriter writer;
+  private final SnapshotWriter snapshot;
   private final TreeBuilder root = new TreeBuilder();
 
-  private SmallSnapshot(
-      Repository repo, int uploads, Instant time, Instant expires, Instant until) {
+  private SmallSnapshot(Repository repo, SnapshotWriter snapshot) {
     this.repo = repo;
-    this.time = time;
-    this.expires = expires;
-    this.until = until;
-    this.writer = repo.newWriter(uploads, until);
+    this.snapshot = snapshot;
   }
 
   /**
-   * Starts a snapshot: reloads the repository's index (so that no chunk of a pack maintenance has
-   * marked is reused) and opens a writer.
+   * Starts a snapshot ({@link SnapshotWriter#start}).
    *
    * @param uploads packs uploaded in parallel
    * @param time when the snapshot is taken: the manifest's time, from which its duration is counted
@@ -53,11 +45,7 @@ public final class SmallSnapshot implements Closeable {
    */
   public static SmallSnapshot start(Repository repo, int uploads, Instant time, Instant expires)
       throws IOException {
-    repo.reloadIndex();
-    repo.loadIndex();
-    var minimum = repo.format().minimumRetention();
-    Instant until = expires != null ? expires : minimum == null ? null : time.plus(minimum);
-    return new SmallSnapshot(repo, uploads, time, expires, until);
+    return new SmallSnapshot(repo, SnapshotWriter.start(repo, uploads, time, expires));
   }
 
   /**
@@ -84,7 +72,7 @@ public final class SmallSnapshot implements Closeable {
         for (int i = 0; i < parts.length - 1; i++) {
           dir = dir.dir(parts[i]);
         }
-        dir.file(parts[parts.length - 1], file.getValue(), snapshot.writer);
+        dir.file(parts[parts.length - 1], file.getValue(), snapshot.writer());
         bytes += file.getValue().length;
       }
       Counts counts = new Counts(files.size(), snapshot.root.directories(), bytes, files.size(), 0);
@@ -124,7 +112,7 @@ public final class SmallSnapshot implements Closeable {
 
   /** Stores the chunks of the snapshot's files and trees. */
   public ChunkWriter writer() {
-    return writer;
+    return snapshot.chunks();
   }
 
   /** The snapshot's root directory. */
@@ -140,10 +128,9 @@ public final class SmallSnapshot implements Closeable {
   public record Counts(long files, long dirs, long bytes, long filesNew, long skipped) {}
 
   /**
-   * Writes the root's trees, waits until every chunk is durable and indexed, extends the retention
-   * of what the snapshot reuses, then writes the manifest (host {@code kubernetes}, user {@code
-   * stele-operator}). Its stats are {@code counts} and the chunks stored by this writer, plus those
-   * in {@code earlier}.
+   * Writes the root's trees, then commits the snapshot ({@link SnapshotWriter#commit}) with host
+   * {@code kubernetes} and user {@code stele-operator}. Its stats are {@code counts} and the chunks
+   * stored by this writer, plus those in {@code earlier}.
    *
    * @param earlier chunks stored for this snapshot by an earlier snapshot's writer (a backup's
    *     resources part), or null
@@ -155,39 +142,36 @@ public final class SmallSnapshot implements Closeable {
       Counts counts,
       SnapshotManifest.Stats earlier)
       throws IOException {
-    Id tree = root.write(writer);
-    writer.flush();
-    writer.extendReused(until);
+    Id tree = root.write(writer());
     SnapshotManifest.Stats none = new SnapshotManifest.Stats(0, 0, 0, 0, 0, 0, 0, 0, 0);
     SnapshotManifest.Stats before = earlier == null ? none : earlier;
-    double seconds = Math.max(0, repo.clock().millis() - time.toEpochMilli()) / 1000.0;
-    SnapshotManifest manifest =
-        new SnapshotManifest(
-            SnapshotManifest.VERSION,
-            time,
-            "kubernetes",
-            "stele-operator",
-            List.of(path),
-            tags,
-            null,
-            tree.hex(),
-            expires,
-            new SnapshotManifest.Stats(
-                counts.files(),
-                counts.dirs(),
-                counts.bytes(),
-                counts.filesNew(),
-                before.chunksNew() + writer.chunksStored(),
-                before.bytesNew() + writer.bytesNew(),
-                before.bytesStored() + writer.bytesStored(),
-                counts.skipped(),
-                seconds),
-            labels);
-    return new SnapshotCatalog.Entry(new SnapshotCatalog(repo).write(manifest), manifest);
+    return snapshot.commit(
+        chunks ->
+            new SnapshotManifest(
+                SnapshotManifest.VERSION,
+                snapshot.time(),
+                "kubernetes",
+                "stele-operator",
+                List.of(path),
+                tags,
+                null,
+                tree.hex(),
+                snapshot.expires(),
+                new SnapshotManifest.Stats(
+                    counts.files(),
+                    counts.dirs(),
+                    counts.bytes(),
+                    counts.filesNew(),
+                    before.chunksNew() + chunks.chunksStored(),
+                    before.bytesNew() + chunks.bytesNew(),
+                    before.bytesStored() + chunks.bytesStored(),
+                    counts.skipped(),
+                    Math.max(0, repo.clock().millis() - snapshot.time().toEpochMilli()) / 1000.0),
+                labels));
   }
 
   @Override
   public void close() {
-    writer.close();
+    snapshot.close();
   }
 }
