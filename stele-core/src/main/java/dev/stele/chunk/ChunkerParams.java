@@ -14,10 +14,10 @@ package dev.stele.chunk;
  */
 public record ChunkerParams(int minSize, int avgSize, int maxSize) {
   /** Upper bound on {@code maxSize}: 64 MiB. */
-  public static final int MAX_MAX_SIZE = 64 << 20;
+  static final int MAX_MAX_SIZE = 64 << 20;
 
   /** Lower bound on {@code minSize}: the 64-byte window of a 64-bit gear hash. */
-  public static final int MIN_MIN_SIZE = 64;
+  static final int MIN_MIN_SIZE = 64;
 
   /** 256 KiB / 1 MiB / 4 MiB. */
   public static final ChunkerParams DEFAULT = new ChunkerParams(256 << 10, 1 << 20, 4 << 20);

@@ -28,8 +28,8 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Concurrency: stateless; per-thread cipher and MAC instances. Safe for any number of threads.
  */
 public final class Aead {
-  public static final int IV_BYTES = 16;
-  public static final int TAG_BYTES = 32;
+  static final int IV_BYTES = 16;
+  static final int TAG_BYTES = 32;
   public static final int OVERHEAD = IV_BYTES + TAG_BYTES;
   private static final byte[] ENC = "enc".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAC = "mac".getBytes(StandardCharsets.US_ASCII);

@@ -6,7 +6,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /** HKDF-SHA256 (RFC 5869), used to split the master key into independent subkeys. */
-public final class Hkdf {
+final class Hkdf {
   private Hkdf() {}
 
   /** HKDF-Extract then HKDF-Expand with an empty salt and the ASCII {@code info}. */

@@ -11,7 +11,7 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Concurrency: immutable; each thread gets its own {@link Mac}. Safe for any number of threads.
  */
-public final class KeyedHash {
+final class KeyedHash {
   private final SecretKeySpec key;
   private final ThreadLocal<Mac> macs;
 

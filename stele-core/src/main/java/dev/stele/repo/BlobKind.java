@@ -24,7 +24,7 @@ public enum BlobKind {
   }
 
   /** The id in a name of this family, or null if the name does not belong to it. */
-  public Id idOf(String name) {
+  Id idOf(String name) {
     if (!name.startsWith(prefix) || name.length() != prefix.length() + 2 * Id.BYTES) {
       return null;
     }

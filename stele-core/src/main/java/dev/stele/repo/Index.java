@@ -68,7 +68,7 @@ public final class Index {
   }
 
   /** True if {@code id} is stored in a pack that is neither marked for deletion nor distrusted. */
-  public boolean hasLive(Id id) {
+  boolean hasLive(Id id) {
     Location location = chunks.get(id);
     return location != null && !outgoing(location.pack());
   }

@@ -53,10 +53,10 @@ public record MaintenanceRecord(
    * markedPacks} are the packs it uploaded, which no index blob ever named, so no snapshot and no
    * other writer can depend on them and maintenance may delete them without waiting.
    */
-  public static final String ABANDONED = "abandoned";
+  static final String ABANDONED = "abandoned";
 
   /** The record of packs a failed writer uploaded and never indexed. */
-  public static MaintenanceRecord abandoned(Instant time, List<String> packs) {
+  static MaintenanceRecord abandoned(Instant time, List<String> packs) {
     return new MaintenanceRecord(
         VERSION, time, ABANDONED, packs, List.of(), List.of(), List.of(), List.of(), List.of(),
         List.of());

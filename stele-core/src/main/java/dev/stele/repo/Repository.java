@@ -285,7 +285,7 @@ public final class Repository implements Closeable {
   }
 
   /** The retention a blob created now gets. */
-  public Retention newRetention() {
+  Retention newRetention() {
     return format.retentionFor(clock.instant());
   }
 
@@ -293,7 +293,7 @@ public final class Repository implements Closeable {
    * The retention a blob created now gets when it must last at least until {@code atLeastUntil}:
    * the later of that and now plus the minimum, in the repository's mode; none without a mode.
    */
-  public Retention retentionUntil(Instant atLeastUntil) {
+  Retention retentionUntil(Instant atLeastUntil) {
     Retention minimum = newRetention();
     if (minimum.isNone() || atLeastUntil == null || !atLeastUntil.isAfter(minimum.until())) {
       return minimum;

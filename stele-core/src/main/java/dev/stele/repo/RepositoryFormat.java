@@ -36,7 +36,7 @@ public record RepositoryFormat(
     Duration minimumRetention) {
 
   public static final String BLOB = "stele.format";
-  public static final String MAGIC = "stele-repository";
+  static final String MAGIC = "stele-repository";
   public static final int VERSION = 1;
 
   /** Content-defined chunking sizes, in bytes. */
@@ -49,7 +49,7 @@ public record RepositoryFormat(
   }
 
   /** The retention a blob created at {@code now} gets. */
-  public Retention retentionFor(Instant now) {
+  Retention retentionFor(Instant now) {
     return retentionMode == Retention.Mode.NONE
         ? Retention.NONE
         : Retention.of(retentionMode, now.plus(minimumRetention));

@@ -26,13 +26,13 @@ public record RepositoryInit(
     Duration minimumRetention,
     KdfParams kdf) {
 
-  public static final int DEFAULT_PACK_SIZE = 16 << 20;
+  static final int DEFAULT_PACK_SIZE = 16 << 20;
 
   /**
    * zstd level 2. On the 1 GiB benchmark set, level 1 stored 550 MB, level 2 543 MB and level 3 537
    * MB; level 2 costs about the CPU of level 1, level 3 about a fifth more (docs/performance.md).
    */
-  public static final int DEFAULT_COMPRESSION_LEVEL = 2;
+  static final int DEFAULT_COMPRESSION_LEVEL = 2;
 
   public static RepositoryInit defaults(Clock clock) {
     return new RepositoryInit(

@@ -10,7 +10,7 @@ public class UnsupportedVersionException extends IOException {
   private final String blob;
   private final int version;
 
-  public UnsupportedVersionException(String blob, int version, int supported) {
+  UnsupportedVersionException(String blob, int version, int supported) {
     super(
         blob
             + " has version "
@@ -23,7 +23,7 @@ public class UnsupportedVersionException extends IOException {
   }
 
   /** The same, with a message of the caller's that should include the blob and version. */
-  public UnsupportedVersionException(String message, String blob, int version) {
+  UnsupportedVersionException(String message, String blob, int version) {
     super(message);
     this.blob = blob;
     this.version = version;

@@ -6,7 +6,7 @@ import java.io.IOException;
 public class WrongPasswordException extends IOException {
   private static final long serialVersionUID = 1L;
 
-  public WrongPasswordException(String repository) {
+  WrongPasswordException(String repository) {
     super("wrong password for repository " + repository);
   }
 }

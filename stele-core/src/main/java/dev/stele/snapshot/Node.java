@@ -108,7 +108,7 @@ public record Node(
    * True if a file with these attributes can reuse {@code parent}'s chunks without being read. A
    * parent recorded with ctime 0 (it changed while it was read, docs/format.md §10) never matches.
    */
-  public boolean unchangedFrom(Node parent) {
+  boolean unchangedFrom(Node parent) {
     return parent != null
         && parent.kind == kind
         && parent.size == size
@@ -118,7 +118,7 @@ public record Node(
         && parent.device == device;
   }
 
-  public Node withChunks(List<Id> newChunks) {
+  Node withChunks(List<Id> newChunks) {
     return new Node(
         name,
         kind,
@@ -137,7 +137,7 @@ public record Node(
         rdev);
   }
 
-  public Node withTarget(String linkTarget) {
+  Node withTarget(String linkTarget) {
     return new Node(
         name,
         kind,
@@ -156,7 +156,7 @@ public record Node(
         rdev);
   }
 
-  public Node withSubtree(Id tree) {
+  Node withSubtree(Id tree) {
     return new Node(
         name,
         kind,

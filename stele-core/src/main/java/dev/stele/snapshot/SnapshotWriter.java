@@ -96,7 +96,7 @@ public final class SnapshotWriter implements Closeable {
   }
 
   /** The index this snapshot deduplicates against, loaded fresh by {@link #start}. */
-  public Index index() throws IOException {
+  Index index() throws IOException {
     return repo.loadIndex();
   }
 

@@ -57,7 +57,7 @@ public record Tree(List<Node> nodes) {
   }
 
   /** Longest name or symlink target, in bytes, that the u16 length fields can record. */
-  public static final int MAX_STRING_BYTES = 0xFFFF;
+  static final int MAX_STRING_BYTES = 0xFFFF;
 
   /**
    * Encodes the tree.

@@ -13,7 +13,7 @@ import software.amazon.awssdk.services.s3.model.ObjectLockConfiguration;
 import software.amazon.awssdk.services.s3.model.ObjectLockEnabled;
 
 /** Reads a bucket's {@link BucketConfig} from the server: two requests, no writes. */
-public final class BucketInspector {
+final class BucketInspector {
   private BucketInspector() {}
 
   /**

@@ -76,7 +76,7 @@ public final class S3BlobStore implements BlobStore {
    *
    * @throws IOException if the bucket cannot be reached or does not exist
    */
-  public static S3BlobStore open(S3Location location, S3Options options) throws IOException {
+  static S3BlobStore open(S3Location location, S3Options options) throws IOException {
     return open(location, options, List.of());
   }
 

@@ -98,7 +98,7 @@ public record S3Location(
   }
 
   /** The key prefix under which every blob of this location lives. */
-  public String keyPrefix() {
+  String keyPrefix() {
     return prefix.isEmpty() ? "" : prefix + "/";
   }
 

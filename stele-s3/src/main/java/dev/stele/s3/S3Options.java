@@ -13,7 +13,7 @@ import java.time.Duration;
  * @param maxDelay the cap on one backoff
  * @param maxConnections HTTP connections kept to the server: how many requests may be in flight
  */
-public record S3Options(
+record S3Options(
     long multipartThreshold,
     int partSize,
     int maxAttempts,
