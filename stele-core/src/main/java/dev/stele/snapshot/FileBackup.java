@@ -51,8 +51,8 @@ import java.util.stream.Stream;
  * input size.
  *
  * <p>The snapshot is committed by a {@link SnapshotWriter}: its manifest is written last, once
- * every chunk is durable and indexed and what it reuses is retained as long as it: a snapshot
- * exists only once everything it names does.
+ * every chunk is durable and indexed and what it reuses is retained as long as the snapshot needs;
+ * a snapshot exists only once everything it names does.
  *
  * <p>Concurrency: one instance runs one backup; it owns and closes its executors.
  */
