@@ -132,17 +132,16 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       return finish(pass, FAILED, e.getMessage());
     }
     pass.status().repository = bslr.getMetadata().getName();
-    if (phase == IN_PROGRESS) {
-      return recover(pass, bslr);
+    if (phase == null) {
+      String why = Repositories.notReady(bslr);
+      return why == null ? start(pass, bslr, ttl) : note(pass, why);
     }
-    if (phase == WAITING_FOR_VOLUMES) {
-      return awaitVolumes(pass, bslr);
-    }
-    String why = Repositories.notReady(bslr);
-    if (why != null) {
-      return note(pass, why);
-    }
-    return start(pass, bslr, ttl);
+    return switch (phase) {
+      case IN_PROGRESS -> recover(pass, bslr);
+      case WAITING_FOR_VOLUMES -> awaitVolumes(pass, bslr);
+      case COMPLETED, PARTIALLY_FAILED, FAILED ->
+          throw new IllegalStateException("final: " + phase);
+    };
   }
 
   /** New: collects the resources, writes them as a part, and asks for the volumes. */
