@@ -4,7 +4,9 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -154,7 +156,7 @@ final class BackupSnapshots {
       PodVolumeStatus s = pvb.getStatus() == null ? new PodVolumeStatus() : pvb.getStatus();
       String what = "volume " + spec.pod.namespace + "/" + spec.pod.name + "/" + spec.volume;
       long bytes = s.bytesDone == null ? 0 : s.bytesDone;
-      if (PodVolumeStatus.COMPLETED.equals(s.phase) && s.snapshotID != null) {
+      if (s.phase == PodVolumePhase.COMPLETED && s.snapshotID != null) {
         SnapshotManifest vm = catalog.read(Id.parse(s.snapshotID));
         Node dir = browser.find(vm, vm.paths().get(0));
         var v =
@@ -162,7 +164,7 @@ final class BackupSnapshots {
                 spec.pod.namespace,
                 spec.pod.name,
                 spec.volume,
-                PodVolumeStatus.COMPLETED,
+                PodVolumePhase.COMPLETED.value(),
                 null,
                 s.snapshotID,
                 bytes);
@@ -177,7 +179,7 @@ final class BackupSnapshots {
                 spec.pod.namespace,
                 spec.pod.name,
                 spec.volume,
-                PodVolumeStatus.FAILED,
+                PodVolumePhase.FAILED.value(),
                 why,
                 null,
                 0));
@@ -185,7 +187,7 @@ final class BackupSnapshots {
         line(log, "error: " + what + ": " + why);
       }
     }
-    String phase = errors.isEmpty() ? BackupStatus.COMPLETED : BackupStatus.PARTIALLY_FAILED;
+    RunPhase phase = errors.isEmpty() ? RunPhase.COMPLETED : RunPhase.PARTIALLY_FAILED;
     Instant now = clock.instant();
     line(log, "backup " + phase + " at " + now);
     BackupDocument doc =
@@ -195,7 +197,7 @@ final class BackupSnapshots {
             sofar.namespace(),
             sofar.uid(),
             sofar.spec(),
-            phase,
+            phase.value(),
             sofar.started(),
             now.toString(),
             sofar.expiration(),
@@ -247,12 +249,12 @@ final class BackupSnapshots {
   }
 
   static Map<String, String> labels(
-      Backup backup, String phase, int items, List<String> warnings, List<String> errors) {
+      Backup backup, RunPhase phase, int items, List<String> warnings, List<String> errors) {
     Map<String, String> labels = new HashMap<>();
     labels.put(SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
     labels.put(SteleApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
     labels.put(SteleApi.BACKUP_UID_LABEL, uid(backup));
-    labels.put(SteleApi.BACKUP_PHASE_LABEL, phase);
+    labels.put(SteleApi.BACKUP_PHASE_LABEL, phase.value());
     labels.put(SteleApi.BACKUP_EXPIRATION_LABEL, backup.getStatus().expiration);
     labels.put(SteleApi.BACKUP_ITEMS_LABEL, String.valueOf(items));
     labels.put(SteleApi.BACKUP_WARNINGS_LABEL, String.valueOf(warnings.size()));

@@ -1,17 +1,19 @@
 package dev.stele.operator.nodeagent;
 
-import static dev.stele.k8s.api.PodVolumeStatus.COMPLETED;
-import static dev.stele.k8s.api.PodVolumeStatus.FAILED;
-import static dev.stele.k8s.api.PodVolumeStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.PodVolumeStatus.NEW;
+import static dev.stele.k8s.api.PodVolumePhase.COMPLETED;
+import static dev.stele.k8s.api.PodVolumePhase.FAILED;
+import static dev.stele.k8s.api.PodVolumePhase.IN_PROGRESS;
+import static dev.stele.k8s.api.PodVolumePhase.NEW;
 
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Repository;
@@ -28,10 +30,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,16 +58,16 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
     super(client, settings, node);
   }
 
+  /** This node's requests only. */
   @Override
-  public Duration reconcile(PodVolumeBackup cached) {
-    if (cached.getSpec() == null || !node.node().equals(cached.getSpec().node)) {
-      return null;
-    }
-    PodVolumeBackup pvb = current(cached);
-    if (pvb == null || isFinal(pvb.getStatus())) {
-      return null;
-    }
-    StatusWriter<PodVolumeBackup> status = new StatusWriter<>(client, pvb);
+  protected boolean serves(PodVolumeBackup pvb) {
+    return pvb.getSpec() != null && node.node().equals(pvb.getSpec().node);
+  }
+
+  @Override
+  protected Duration advance(Pass<PodVolumeBackup, PodVolumeStatus> pass, PodVolumePhase phase) {
+    PodVolumeBackup pvb = pass.resource();
+    StatusWriter<PodVolumeBackup> status = new StatusWriter<>(pass);
     PodVolumeBackupSpec spec = pvb.getSpec();
     String invalid = invalid(spec);
     if (invalid != null) {
@@ -102,7 +101,10 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
     try (Repository repo = repositories.open(bslr)) {
       List<SnapshotCatalog.Entry> snapshots = new SnapshotCatalog(repo).list();
       SnapshotCatalog.Entry existing =
-          snapshots.stream().filter(e -> isFor(e.manifest(), spec)).findFirst().orElse(null);
+          snapshots.stream()
+              .filter(e -> VolumeSnapshotLabels.isFor(e.manifest(), spec))
+              .findFirst()
+              .orElse(null);
       if (existing != null) {
         return completeFrom(status, existing);
       }
@@ -160,11 +162,11 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
               s.bytesTotal = total;
               s.bytesDone = 0L;
             });
-    events.record(started, Events.NORMAL, IN_PROGRESS, started.getStatus().message);
+    status.event(Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
     FileBackupOptions options =
         FileBackupOptions.defaults(host)
             .withTags(List.of(SteleApi.POD_VOLUME_TAG))
-            .withLabels(labels(spec))
+            .withLabels(VolumeSnapshotLabels.of(spec))
             .withExpiry(expires)
             .withExcludes(List.of(VolumeFiles.markerGlob(dir)));
     // The newest snapshot of this same directory (the pod has not been replaced) is the parent:
@@ -251,30 +253,5 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
       return "spec.backupUID is empty";
     }
     return null;
-  }
-
-  /** The labels of the request's snapshot; the first four identify it. */
-  static Map<String, String> labels(PodVolumeBackupSpec spec) {
-    Map<String, String> labels = new HashMap<>();
-    labels.put(SteleApi.PART_OF_LABEL, spec.backupUID);
-    labels.put(SteleApi.POD_NAMESPACE_LABEL, spec.pod.namespace);
-    labels.put(SteleApi.POD_NAME_LABEL, spec.pod.name);
-    labels.put(SteleApi.VOLUME_LABEL, spec.volume);
-    if (spec.backupName != null) {
-      labels.put(SteleApi.BACKUP_NAME_LABEL, spec.backupName);
-    }
-    return labels;
-  }
-
-  /**
-   * Whether {@code m} is the snapshot of this request: a pod volume of this backup, pod, volume.
-   */
-  static boolean isFor(SnapshotManifest m, PodVolumeBackupSpec spec) {
-    Map<String, String> l = m.labels();
-    return m.tags().contains(SteleApi.POD_VOLUME_TAG)
-        && Objects.equals(l.get(SteleApi.PART_OF_LABEL), spec.backupUID)
-        && Objects.equals(l.get(SteleApi.POD_NAMESPACE_LABEL), spec.pod.namespace)
-        && Objects.equals(l.get(SteleApi.POD_NAME_LABEL), spec.pod.name)
-        && Objects.equals(l.get(SteleApi.VOLUME_LABEL), spec.volume);
   }
 }

@@ -4,6 +4,8 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.PodVolumePhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.repo.Repository;
@@ -69,7 +71,7 @@ final class SyncedBackup {
       BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
     Map<String, String> labels = entry.manifest().labels();
     BackupStatus s = new BackupStatus();
-    s.phase = labels.getOrDefault(SteleApi.BACKUP_PHASE_LABEL, BackupStatus.COMPLETED);
+    s.phase = RunPhase.of(labels.get(SteleApi.BACKUP_PHASE_LABEL)).orElse(RunPhase.COMPLETED);
     s.items = integer(labels.get(SteleApi.BACKUP_ITEMS_LABEL));
     s.warnings = integer(labels.get(SteleApi.BACKUP_WARNINGS_LABEL));
     s.errors = integer(labels.get(SteleApi.BACKUP_ERRORS_LABEL));
@@ -89,10 +91,13 @@ final class SyncedBackup {
         s.volumesCompleted =
             (int)
                 doc.volumes().stream()
-                    .filter(v -> BackupStatus.COMPLETED.equals(v.phase()))
+                    .filter(v -> PodVolumePhase.COMPLETED.value().equals(v.phase()))
                     .count();
         s.volumesFailed =
-            (int) doc.volumes().stream().filter(v -> BackupStatus.FAILED.equals(v.phase())).count();
+            (int)
+                doc.volumes().stream()
+                    .filter(v -> PodVolumePhase.FAILED.value().equals(v.phase()))
+                    .count();
       }
     }
     s.message = "synced from repository " + s.repository + " (" + entry.name() + ")";
