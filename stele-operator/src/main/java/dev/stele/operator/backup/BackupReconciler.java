@@ -180,13 +180,15 @@ public final class BackupReconciler implements Reconciler<Backup> {
     status = backup.getStatus();
     try (Repository repo = repositories.open(bslr)) {
       BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
-      if (snapshots.manifestOf(backup) != null) {
+      if (snapshots.manifestOf(BackupRun.uid(backup)) != null) {
         // Only a Backup recreated with the same uid could get here; never a second manifest.
         return finish(backup, FAILED, "a manifest for this backup already exists");
       }
       BackupSnapshots.Part part;
       try {
-        part = snapshots.writeResources(backup, new ResourceCollector(client, types(), repo));
+        part =
+            snapshots.writeResources(
+                BackupRun.of(backup), new ResourceCollector(client, types(), repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return fail(backup, "collecting resources: " + e.getMessage(), e);
@@ -233,7 +235,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
                 SteleApi.BACKUP_NAME_LABEL,
                 backup.getMetadata().getName(),
                 SteleApi.BACKUP_UID_LABEL,
-                BackupSnapshots.uid(backup)));
+                BackupRun.uid(backup)));
     pvb.getMetadata()
         .setOwnerReferences(
             List.of(
@@ -250,7 +252,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
     spec.volume = volume.volume();
     spec.repository = backup.getStatus().repository;
     spec.backupName = backup.getMetadata().getName();
-    spec.backupUID = BackupSnapshots.uid(backup);
+    spec.backupUID = BackupRun.uid(backup);
     spec.expiration = backup.getStatus().expiration;
     pvb.setSpec(spec);
     try {
@@ -319,7 +321,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
     return client
         .resources(PodVolumeBackup.class)
         .inNamespace(backup.getMetadata().getNamespace())
-        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupSnapshots.uid(backup))
+        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupRun.uid(backup))
         .list()
         .getItems();
   }
@@ -330,11 +332,13 @@ public final class BackupReconciler implements Reconciler<Backup> {
     BackupStatus status = backup.getStatus();
     BackupSnapshots.Written written;
     try {
-      SnapshotCatalog.Entry existing = snapshots.manifestOf(backup);
+      SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(backup));
       if (existing != null) {
         return fromManifest(backup, existing);
       }
-      written = snapshots.writeBackup(backup, Id.parse(status.resourcesSnapshotID), requests);
+      written =
+          snapshots.writeBackup(
+              BackupRun.of(backup), Id.parse(status.resourcesSnapshotID), requests);
     } catch (IOException | RuntimeException e) {
       LOG.warn("backup {}: manifest not written", backup.getMetadata().getName(), e);
       return fail(
@@ -369,7 +373,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   private Duration recover(Backup backup, BackupStorageLocationRepository bslr) {
     SnapshotCatalog.Entry found;
     try (Repository repo = repositories.open(bslr)) {
-      found = new BackupSnapshots(repo, settings.clock()).manifestOf(backup);
+      found = new BackupSnapshots(repo, settings.clock()).manifestOf(BackupRun.uid(backup));
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       note(
           backup,
@@ -384,25 +388,17 @@ public final class BackupReconciler implements Reconciler<Backup> {
 
   private Duration fromManifest(Backup backup, SnapshotCatalog.Entry found) {
     BackupStatus status = backup.getStatus();
-    Map<String, String> l = found.manifest().labels();
+    BackupLabels labels = BackupLabels.of(found.manifest());
     status.snapshotID = found.id().hex();
     status.manifest = found.name();
-    status.items = integer(l.get(SteleApi.BACKUP_ITEMS_LABEL));
-    status.warnings = integer(l.get(SteleApi.BACKUP_WARNINGS_LABEL));
-    status.errors = integer(l.get(SteleApi.BACKUP_ERRORS_LABEL));
-    String phase = l.getOrDefault(SteleApi.BACKUP_PHASE_LABEL, COMPLETED);
+    status.items = labels.items();
+    status.warnings = labels.warnings();
+    status.errors = labels.errors();
+    String phase = labels.phase() == null ? COMPLETED : labels.phase();
     return finish(
         backup,
         phase,
         "completed from its manifest after the operator restarted (" + found.name() + ")");
-  }
-
-  private static Integer integer(String s) {
-    try {
-      return s == null ? null : Integer.valueOf(s);
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 
   /** Says why the backup waits, once. */

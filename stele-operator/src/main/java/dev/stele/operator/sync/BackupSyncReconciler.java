@@ -4,6 +4,7 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
+import dev.stele.operator.backup.BackupLabels;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
@@ -137,8 +138,8 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
     Map<String, SnapshotCatalog.Entry> live = new HashMap<>();
     for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
       SnapshotManifest m = e.manifest();
-      String name = m.labels().get(SteleApi.BACKUP_NAME_LABEL);
-      if (name == null || !m.tags().contains(SteleApi.BACKUP_TAG) || forgotten.contains(e.name())) {
+      String name = BackupLabels.of(m).name();
+      if (name == null || !BackupLabels.isManifest(m) || forgotten.contains(e.name())) {
         continue;
       }
       SnapshotCatalog.Entry before = live.get(name);
