@@ -36,9 +36,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +54,7 @@ import org.slf4j.LoggerFactory;
  * <p>A pass never ends in InProgress, so a Restore found InProgress was left by a process that
  * stopped during it: it is Failed, as Velero does (unless its results were written, then its status
  * is completed from them). A Restore found WaitingForVolumes resumes waiting: the requests are in
- * the cluster; only the per-object record kept in memory is lost, which its results then say.
+ * the cluster, what the results need is in {@code status.progress} ({@link ProgressRecord}).
  *
  * <p>One class for the three phases so that each decision about a Restore's phase is made in one
  * place; what is done in each phase lives in the classes named above.
@@ -75,7 +73,6 @@ public final class RestoreReconciler implements Reconciler<Restore> {
   private final Events events;
   private final Repositories repositories;
   private final String image;
-  private final Map<String, Outcome> waiting = new ConcurrentHashMap<>();
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
     this.client = client;
@@ -147,7 +144,6 @@ public final class RestoreReconciler implements Reconciler<Restore> {
             .withName(cached.getMetadata().getName())
             .get();
     if (restore == null) {
-      waiting.remove(String.valueOf(cached.getMetadata().getUid()));
       return null;
     }
     if (restore.getStatus() == null) {
@@ -247,8 +243,8 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     if (outcome.volumes.isEmpty()) {
       return end(restore, outcome, repo, List.of(), null);
     }
-    waiting.put(restore.getMetadata().getUid(), outcome);
     RestoreStatus status = restore.getStatus();
+    status.progress = ProgressRecord.of(outcome);
     status.phase = WAITING_FOR_VOLUMES;
     status.volumes = outcome.volumes.size();
     status.volumesCompleted = 0;
@@ -271,8 +267,11 @@ public final class RestoreReconciler implements Reconciler<Restore> {
             .withLabel(SteleApi.RESTORE_UID_LABEL, uid)
             .list()
             .getItems();
-    Outcome outcome = waiting.get(uid);
-    if (outcome == null) {
+    Outcome outcome;
+    if (status.progress != null) {
+      outcome = ProgressRecord.resume(restore, settings.clock());
+    } else {
+      // Left waiting by an operator that kept the record in memory.
       Backup backup =
           client
               .resources(Backup.class)
@@ -282,7 +281,6 @@ public final class RestoreReconciler implements Reconciler<Restore> {
       outcome =
           Outcome.resumed(
               restore, requests, backup == null ? null : backup.getStatus(), settings.clock());
-      waiting.put(uid, outcome);
     }
     VolumeProgress progress = VolumeProgress.of(requests, outcome.volumes, status.volumes);
     status.volumesCompleted = progress.completed();
@@ -317,10 +315,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
       String unreachable) {
     RestoreStatus status = restore.getStatus();
     boolean volumesFailed = status.volumesFailed != null && status.volumesFailed > 0;
-    // After a restart the errors are known only by their count in the status.
-    boolean errors =
-        !outcome.errors.isEmpty()
-            || (outcome.note != null && status.errors != null && status.errors > 0);
+    boolean errors = status.errors != null && status.errors > 0;
     String phase = errors || volumesFailed ? PARTIALLY_FAILED : COMPLETED;
     outcome.log("restore " + phase);
     RestoreDocument document =
@@ -339,16 +334,13 @@ public final class RestoreReconciler implements Reconciler<Restore> {
         notStored = e.getMessage();
       }
     }
-    if (outcome.note == null) {
-      counts(status, outcome);
-    }
+    status.progress = null;
     String message = outcome.summary(status);
     if (notStored != null) {
       status.warnings = (status.warnings == null ? 0 : status.warnings) + 1;
       message += "; warning: the results were not stored in the repository: " + notStored;
       events.record(restore, Events.WARNING, "ResultsNotStored", notStored);
     }
-    waiting.remove(restore.getMetadata().getUid());
     return finish(restore, phase, message);
   }
 
