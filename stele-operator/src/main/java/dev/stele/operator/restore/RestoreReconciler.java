@@ -23,21 +23,16 @@ import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,8 +61,6 @@ public final class RestoreReconciler implements Reconciler<Restore> {
   static final String RESTARTED =
       "operator restarted during restore; what it created so far stays in the cluster";
 
-  private static final String BY_BACKUP = "by-backup";
-
   private final KubernetesClient client;
   private final Settings settings;
   private final Events events;
@@ -90,48 +83,9 @@ public final class RestoreReconciler implements Reconciler<Restore> {
         : UpdateControl.<Restore>noUpdate().rescheduleAfter(again);
   }
 
-  /**
-   * Reconciles a Restore when one of its PodVolumeRestores changes, and a waiting Restore when its
-   * Backup does, instead of at the next recheck.
-   */
   @Override
   public List<EventSource<?, Restore>> prepareEventSources(EventSourceContext<Restore> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(
-            BY_BACKUP,
-            r ->
-                r.getSpec() == null || r.getSpec().backupName == null
-                    ? List.of()
-                    : List.of(r.getMetadata().getNamespace() + "/" + r.getSpec().backupName));
-    var volumes =
-        InformerEventSourceConfiguration.from(PodVolumeRestore.class, Restore.class)
-            .withNamespacesInheritedFromController()
-            .withSecondaryToPrimaryMapper(
-                (PodVolumeRestore pvr) ->
-                    pvr.getSpec() == null || pvr.getSpec().restoreName == null
-                        ? Set.of()
-                        : Set.of(
-                            new ResourceID(
-                                pvr.getSpec().restoreName, pvr.getMetadata().getNamespace())))
-            .build();
-    var backups =
-        InformerEventSourceConfiguration.from(Backup.class, Restore.class)
-            .withName("restore-backups")
-            .withNamespacesInheritedFromController()
-            .withSecondaryToPrimaryMapper(
-                (Backup b) ->
-                    context
-                        .getPrimaryCache()
-                        .byIndex(
-                            BY_BACKUP,
-                            b.getMetadata().getNamespace() + "/" + b.getMetadata().getName())
-                        .stream()
-                        .map(ResourceID::fromResource)
-                        .collect(Collectors.toSet()))
-            .build();
-    return List.of(
-        new InformerEventSource<>(volumes, context), new InformerEventSource<>(backups, context));
+    return RestoreTriggers.sources(context);
   }
 
   /** One pass; returns when to look again, or null when the restore is done. */
