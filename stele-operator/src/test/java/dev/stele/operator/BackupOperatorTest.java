@@ -10,7 +10,9 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.BackupReconciler;
@@ -239,7 +241,7 @@ class BackupOperatorTest {
                   repo, options, dev.stele.snapshot.FileBackupListener.NONE)
               .run(List.of(dir));
       pvb.setStatus(new PodVolumeStatus());
-      pvb.getStatus().phase = PodVolumeStatus.COMPLETED;
+      pvb.getStatus().phase = PodVolumePhase.COMPLETED;
       pvb.getStatus().snapshotID = result.id().hex();
       pvb.getStatus().bytesDone = result.manifest().stats().bytes();
       client.resource(pvb).updateStatus();
@@ -272,7 +274,7 @@ class BackupOperatorTest {
     op.backup("nightly", twoNamespaces());
     Backup done = op.reconcileBackup("nightly");
     BackupStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     // 2 namespaces + 2 configmaps + 2 secrets + 1 deployment
     assertThat(s.items).isEqualTo(7);
     assertThat(s.errors).isZero();
@@ -284,7 +286,7 @@ class BackupOperatorTest {
     assertThat(op.eventReasons("nightly")).contains("Completed");
 
     // A later pass changes nothing and writes nothing.
-    assertThat(op.reconcileBackup("nightly").getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(op.reconcileBackup("nightly").getStatus().phase).isEqualTo(RunPhase.COMPLETED);
 
     try (Repository repo = openRepository()) {
       List<SnapshotCatalog.Entry> found = manifests(repo, done);
@@ -334,11 +336,11 @@ class BackupOperatorTest {
   void aSecondBackupStoresOnlyWhatChanged() throws IOException {
     op.backup("first", twoNamespaces());
     BackupStatus first = op.reconcileBackup("first").getStatus();
-    assertThat(first.phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(first.phase).isEqualTo(RunPhase.COMPLETED);
     configMap("app-a", "settings", "mode", "slow");
     op.backup("second", twoNamespaces());
     BackupStatus second = op.reconcileBackup("second").getStatus();
-    assertThat(second.phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(second.phase).isEqualTo(RunPhase.COMPLETED);
     // The changed document, the trees on its path (resources, core, configmaps, app-a), and the
     // bookkeeping of the part and of the manifest (backup.json, backup.log and a root each).
     assertThat(second.chunksNew).isBetween(5L, 11L);
@@ -368,17 +370,17 @@ class BackupOperatorTest {
     volumePod("app-a", "db", "data");
     op.backup("refused", twoNamespaces());
     assertThat(op.reconcileBackup("refused").getStatus().phase)
-        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+        .isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     PodVolumeBackup pvb = requests("refused").get(0);
     pvb.setStatus(new PodVolumeStatus());
-    pvb.getStatus().phase = PodVolumeStatus.FAILED;
+    pvb.getStatus().phase = PodVolumePhase.FAILED;
     pvb.getStatus().message = "node went away";
     client.resource(pvb).updateStatus();
     // The server refuses the manifest, and only it: the resources part was written before.
     op.refuse =
         BlobKind.SNAPSHOT.nameOf(Id.parse("00".repeat(32))).substring(0, "snapshots/".length());
     Backup failed = op.reconcileBackup("refused");
-    assertThat(failed.getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(failed.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(failed.getStatus().message)
         .contains("writing the backup manifest failed")
         .contains("storage refused to create snapshots/");
@@ -386,7 +388,7 @@ class BackupOperatorTest {
     assertThat(op.eventReasons("refused")).contains("Failed");
     op.refuse = null;
     // Failed is final: a later pass writes nothing.
-    assertThat(op.reconcileBackup("refused").getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(op.reconcileBackup("refused").getStatus().phase).isEqualTo(RunPhase.FAILED);
     try (Repository repo = openRepository()) {
       assertThat(new SnapshotCatalog(repo).list())
           .singleElement()
@@ -399,15 +401,15 @@ class BackupOperatorTest {
     // What a stopped operator leaves: the status InProgress, and no manifest.
     Backup b = op.backup("interrupted", twoNamespaces());
     var status = new BackupStatus();
-    status.phase = BackupStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     status.startTimestamp = op.clock.instant().toString();
     b.setStatus(status);
     client.resource(b).updateStatus();
 
     Backup after = op.reconcileBackup("interrupted");
-    assertThat(after.getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(after.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(after.getStatus().message).isEqualTo(BackupReconciler.RESTARTED);
-    assertThat(op.reconcileBackup("interrupted").getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(op.reconcileBackup("interrupted").getStatus().phase).isEqualTo(RunPhase.FAILED);
     try (Repository repo = openRepository()) {
       assertThat(repo.list(BlobKind.SNAPSHOT)).isEmpty();
     }
@@ -418,17 +420,17 @@ class BackupOperatorTest {
       throws IOException {
     op.backup("almost", twoNamespaces());
     Backup done = op.reconcileBackup("almost");
-    assertThat(done.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(done.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     String id = done.getStatus().snapshotID;
     // The operator stopped after the manifest was written, before the status said so.
     var status = new BackupStatus();
-    status.phase = BackupStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     status.startTimestamp = done.getStatus().startTimestamp;
     done.setStatus(status);
     client.resource(done).updateStatus();
 
     Backup after = op.reconcileBackup("almost");
-    assertThat(after.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(after.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(after.getStatus().snapshotID).isEqualTo(id);
     assertThat(after.getStatus().items).isEqualTo(7);
     try (Repository repo = openRepository()) {
@@ -444,7 +446,7 @@ class BackupOperatorTest {
     spec.repository = "nowhere";
     op.backup("typo", spec);
     Backup typo = op.reconcileBackup("typo");
-    assertThat(typo.getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(typo.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(typo.getStatus().message).contains("nowhere does not exist");
 
     op.bslr("later", "missing-location");
@@ -481,7 +483,7 @@ class BackupOperatorTest {
         .create();
     op.backup("full", twoNamespaces());
     Backup waiting = op.reconcileBackup("full");
-    assertThat(waiting.getStatus().phase).isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+    assertThat(waiting.getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     assertThat(waiting.getStatus().volumes).isEqualTo(1);
     assertThat(waiting.getStatus().resourcesSnapshotID).isNotNull();
     assertThat(waiting.getStatus().snapshotID).isNull();
@@ -496,7 +498,7 @@ class BackupOperatorTest {
         .isEqualTo(waiting.getMetadata().getUid());
     // Passes before the volume is done change nothing.
     assertThat(op.reconcileBackup("full").getStatus().phase)
-        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+        .isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     assertThat(requests("full")).hasSize(1);
 
     Path volume = Files.createDirectories(base.resolve("volume"));
@@ -504,7 +506,7 @@ class BackupOperatorTest {
     serve(pvbs.get(0), volume);
     Backup done = op.reconcileBackup("full");
     BackupStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.volumesCompleted).isEqualTo(1);
     assertThat(s.items).isEqualTo(9); // the 7 objects and the two pods
     assertThat(s.warnings).isEqualTo(1);
@@ -516,14 +518,14 @@ class BackupOperatorTest {
           .isEqualTo("max_connections = 7\n");
       Node json = find(repo, tree, BackupDocument.FILE);
       BackupDocument doc = BackupDocument.decode(repo.readChunk(json.chunks().get(0)));
-      assertThat(doc.phase()).isEqualTo(BackupStatus.COMPLETED);
+      assertThat(doc.phase()).isEqualTo(RunPhase.COMPLETED.value());
       assertThat(doc.resourcesSnapshot()).isEqualTo(s.resourcesSnapshotID);
       // The part written before the volumes were waited for says nothing of the backup's phase.
       String partTree = new SnapshotCatalog(repo).read(Id.parse(s.resourcesSnapshotID)).tree();
       Node partJson = find(repo, partTree, BackupDocument.FILE);
       assertThat(new String(repo.readChunk(partJson.chunks().get(0))))
           .doesNotContain("\"phase\"")
-          .doesNotContain(BackupStatus.IN_PROGRESS);
+          .doesNotContain(RunPhase.IN_PROGRESS.value());
       assertThat(doc.warnings())
           .singleElement()
           .asString()
@@ -553,11 +555,11 @@ class BackupOperatorTest {
     op.reconcileBackup("partial");
     PodVolumeBackup pvb = requests("partial").get(0);
     pvb.setStatus(new PodVolumeStatus());
-    pvb.getStatus().phase = PodVolumeStatus.FAILED;
+    pvb.getStatus().phase = PodVolumePhase.FAILED;
     pvb.getStatus().message = "no directory /var/lib/kubelet/pods/x/volumes/*/scratch";
     client.resource(pvb).updateStatus();
     BackupStatus s = op.reconcileBackup("partial").getStatus();
-    assertThat(s.phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.errors).isEqualTo(1);
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(s.message).contains("volume app-b/cache/scratch: no directory");
@@ -569,7 +571,7 @@ class BackupOperatorTest {
     volumePod("app-a", "db", "data");
     op.backup("resumed", twoNamespaces());
     assertThat(op.reconcileBackup("resumed").getStatus().phase)
-        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+        .isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     // The operator stops; meanwhile the node agent finishes the volume.
     Path volume = Files.createDirectories(base.resolve("volume"));
     Files.write(volume.resolve("blob"), new byte[] {1, 2, 3});
@@ -577,7 +579,7 @@ class BackupOperatorTest {
     OperatorFixture restarted = new OperatorFixture(client);
     restarted.audits.addAll(op.audits);
     Backup done = restarted.reconcileBackup("resumed");
-    assertThat(done.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(done.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(restarted.reconcileBackup("resumed").getStatus().snapshotID)
         .isEqualTo(done.getStatus().snapshotID);
     try (Repository repo = openRepository()) {
@@ -593,7 +595,7 @@ class BackupOperatorTest {
     op.reconcileBackup("deleted");
     client.resource(requests("deleted").get(0)).delete();
     BackupStatus s = op.reconcileBackup("deleted").getStatus();
-    assertThat(s.phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(s.message).contains("1 PodVolumeBackups were deleted before they finished");
   }

@@ -10,8 +10,10 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
+import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.operator.deletion.BackupExpiryReconciler;
@@ -74,7 +76,7 @@ class DeletionOperatorTest {
   Backup completed(String name, String ttl) {
     op.backup(name, Lifecycle.appSpec(ttl));
     Backup b = op.reconcileBackup(name);
-    assertThat(b.getStatus().phase).as(b.getStatus().message).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(b.getStatus().phase).as(b.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     return b;
   }
 
@@ -148,7 +150,7 @@ class DeletionOperatorTest {
     assertThat(pass("delete-nightly")).isNull();
 
     DeleteBackupRequestStatus s = request("delete-nightly").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(s.phase).as(s.message).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(s.errors).isNull();
     assertThat(op.backup("nightly")).isNull();
     assertThat(op.backup("kept")).isNotNull();
@@ -232,7 +234,7 @@ class DeletionOperatorTest {
   void aFailedBackupHasItsPartsForgottenToo() throws IOException {
     Backup b = op.backup("broken", Lifecycle.appSpec("48h"));
     var status = new BackupStatus();
-    status.phase = BackupStatus.FAILED;
+    status.phase = RunPhase.FAILED;
     status.repository = "default";
     status.expiration = op.clock.instant().plus(Duration.ofHours(48)).toString();
     status.message = "a volume failed before the manifest";
@@ -243,7 +245,7 @@ class DeletionOperatorTest {
     request("delete-broken", "broken");
     pass("delete-broken");
     DeleteBackupRequestStatus s = request("delete-broken").getStatus();
-    assertThat(s.phase).isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(s.phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(s.tombstones).hasSize(1);
     assertThat(s.retainedUntil).isEqualTo(status.expiration);
     assertThat(op.backup("broken")).isNull();
@@ -256,13 +258,12 @@ class DeletionOperatorTest {
   void aRunningBackupIsWaitedForAndAReadOnlyLocationIsRetried() throws IOException {
     Backup running = op.backup("running", Lifecycle.appSpec("24h"));
     var status = new BackupStatus();
-    status.phase = BackupStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     running.setStatus(status);
     client.resource(running).updateStatus();
     request("delete-running", "running");
     assertThat(pass("delete-running")).isEqualTo(Settings.DEFAULT_RECHECK);
-    assertThat(request("delete-running").getStatus().phase)
-        .isEqualTo(DeleteBackupRequestStatus.IN_PROGRESS);
+    assertThat(request("delete-running").getStatus().phase).isEqualTo(DeletionPhase.IN_PROGRESS);
     assertThat(request("delete-running").getStatus().message)
         .isEqualTo("waiting for Backup running to finish (InProgress)");
     assertThat(op.backup("running")).isNotNull();
@@ -275,7 +276,7 @@ class DeletionOperatorTest {
     request("delete-nightly", "nightly");
     assertThat(pass("delete-nightly")).isEqualTo(Settings.DEFAULT_RECHECK);
     DeleteBackupRequestStatus s = request("delete-nightly").getStatus();
-    assertThat(s.phase).isEqualTo(DeleteBackupRequestStatus.IN_PROGRESS);
+    assertThat(s.phase).isEqualTo(DeletionPhase.IN_PROGRESS);
     assertThat(s.errors).singleElement().asString().contains("is ReadOnly");
     assertThat(s.tombstones).isNull();
     assertThat(op.eventReasons("delete-nightly")).containsExactly("DeletionFailed");
@@ -287,7 +288,7 @@ class DeletionOperatorTest {
     client.resource(bsl).update();
     assertThat(pass("delete-nightly")).isNull();
     s = request("delete-nightly").getStatus();
-    assertThat(s.phase).isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(s.phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(s.errors).isNull();
     assertThat(op.backup("nightly")).isNull();
   }
@@ -304,7 +305,7 @@ class DeletionOperatorTest {
     request("again", "nightly");
     pass("again");
     DeleteBackupRequestStatus s = request("again").getStatus();
-    assertThat(s.phase).isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(s.phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(s.tombstones).contains(BlobKind.TOMBSTONE.nameOf(earlier));
     try (Repository repo = Lifecycle.open(op, base)) {
       assertThat(repo.tombstones().get(BlobKind.SNAPSHOT.nameOf(manifest)))
@@ -314,21 +315,20 @@ class DeletionOperatorTest {
     // A request whose Backup is gone but whose tombstones are recorded just finishes.
     var r = request("recorded", "nightly");
     var recorded = new DeleteBackupRequestStatus();
-    recorded.phase = DeleteBackupRequestStatus.IN_PROGRESS;
+    recorded.phase = DeletionPhase.IN_PROGRESS;
     recorded.tombstones = List.of(BlobKind.TOMBSTONE.nameOf(earlier));
     recorded.message = "1 tombstones written";
     r.setStatus(recorded);
     client.resource(r).updateStatus();
     pass("recorded");
-    assertThat(request("recorded").getStatus().phase)
-        .isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(request("recorded").getStatus().phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(request("recorded").getStatus().errors).isNull();
 
     // One for a Backup that never existed says so.
     request("nothing", "never-was");
     pass("nothing");
     DeleteBackupRequestStatus none = request("nothing").getStatus();
-    assertThat(none.phase).isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(none.phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(none.errors).containsExactly("Backup never-was does not exist in " + NS);
     assertThat(op.eventReasons("nothing")).containsExactly("DeletionFailed");
   }
@@ -350,15 +350,14 @@ class DeletionOperatorTest {
     assertThat(expiry.reconcile(op.backup("short"))).isNull();
 
     pass("short-expired");
-    assertThat(request("short-expired").getStatus().phase)
-        .isEqualTo(DeleteBackupRequestStatus.PROCESSED);
+    assertThat(request("short-expired").getStatus().phase).isEqualTo(DeletionPhase.PROCESSED);
     assertThat(op.backup("short")).isNull();
     assertThat(b.getStatus().expiration).isNotNull();
 
     // A Backup that has not finished does not expire.
     Backup running = op.backup("running", Lifecycle.appSpec("1h"));
     var status = new BackupStatus();
-    status.phase = BackupStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     status.expiration = op.clock.instant().minus(Duration.ofHours(1)).toString();
     running.setStatus(status);
     client.resource(running).updateStatus();

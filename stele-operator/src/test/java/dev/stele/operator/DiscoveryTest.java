@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
-import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.ResourceType;
 import dev.stele.repo.Id;
@@ -151,7 +152,8 @@ class DiscoveryTest {
     spec.objectStorage.bucket = "bucket";
     op.bsl("default", spec);
     op.reconcile("default");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.reconcileRepository("default").getStatus().phase)
+        .isEqualTo(RepositoryPhase.READY);
     for (String ns : List.of(NS, "shop")) {
       client
           .namespaces()
@@ -184,9 +186,7 @@ class DiscoveryTest {
     backupSpec.includedNamespaces = List.of("shop");
     op.backup("widgets", backupSpec);
     Backup done = op.reconcileBackup("widgets");
-    assertThat(done.getStatus().phase)
-        .as(done.getStatus().message)
-        .isEqualTo(BackupStatus.COMPLETED);
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(done.getStatus().items).isEqualTo(2); // the namespace and the widget
     String password = op.secretValue("default-repository-password", "password");
     try (Repository repo =

@@ -10,12 +10,15 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
-import dev.stele.k8s.api.DeleteBackupRequestStatus;
+import dev.stele.k8s.api.DeletionPhase;
+import dev.stele.k8s.api.MaintenanceResult;
 import dev.stele.k8s.api.PodVolumeBackup;
-import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.PodVolumePhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
@@ -155,7 +158,10 @@ class EndToEndIT {
     spec.ttl = "720h";
     op.backup("nightly", spec);
     Backup waiting =
-        await("nightly waiting", () -> op.backup("nightly"), b -> phase(b, "WaitingForVolumes"));
+        await(
+            "nightly waiting",
+            () -> op.backup("nightly"),
+            b -> phase(b, RunPhase.WAITING_FOR_VOLUMES));
     assertThat(waiting.getStatus().volumes).isEqualTo(4);
     assertThat(client.resources(PodVolumeBackup.class).inNamespace(NS).list().getItems())
         .hasSize(4);
@@ -178,14 +184,14 @@ class EndToEndIT {
             l.stream()
                 .allMatch(
                     p ->
-                        p.startsWith(PodVolumeStatus.COMPLETED)
-                            || p.startsWith(PodVolumeStatus.FAILED)));
-    assertThat(op.backup("nightly").getStatus().phase).isEqualTo("WaitingForVolumes");
+                        p.startsWith(PodVolumePhase.COMPLETED.value())
+                            || p.startsWith(PodVolumePhase.FAILED.value())));
+    assertThat(op.backup("nightly").getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     operator = SteleOperator.start(client, settings(op), -1, true, NS);
     Backup nightly =
         await("nightly finished", () -> op.backup("nightly"), b -> finalPhase(b.getStatus()));
     BackupStatus ns = nightly.getStatus();
-    assertThat(ns.phase).as(ns.message).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(ns.phase).as(ns.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(ns.volumesCompleted).isEqualTo(3);
     assertThat(ns.volumesFailed).isEqualTo(1);
     assertThat(ns.message).contains("volume app2/broken/gone");
@@ -202,9 +208,7 @@ class EndToEndIT {
     cacheCopy = later.schedule("app2-copy", "cache");
     Restore copy =
         await("restore copy", () -> restore(client, "copy"), r -> finalPhase(r.getStatus()));
-    assertThat(copy.getStatus().phase)
-        .as(copy.getStatus().message)
-        .isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(copy.getStatus().phase).as(copy.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(copy.getStatus().volumesCompleted).isEqualTo(3);
     assertThat(copy.getStatus().resultsSnapshotID).isNotNull();
     assertSameVolume(kubelet.volumeDir(db, "data"), kubelet.volumeDir(dbCopy, "data"));
@@ -236,9 +240,7 @@ class EndToEndIT {
                     .inNamespace(NS)
                     .withName("delete-weekly")
                     .get(),
-            d ->
-                d.getStatus() != null
-                    && DeleteBackupRequestStatus.PROCESSED.equals(d.getStatus().phase));
+            d -> d.getStatus() != null && d.getStatus().phase == DeletionPhase.PROCESSED);
     assertThat(processed.getStatus().tombstones).isNotEmpty();
     assertThat(Instant.parse(processed.getStatus().retainedUntil))
         .isAfterOrEqualTo(Instant.parse(weekly.getStatus().expiration));
@@ -250,7 +252,7 @@ class EndToEndIT {
     BackupStorageLocationRepositoryStatus.MaintenanceRun run =
         maintainAfter(Duration.ofHours(7), "3h");
     assertThat(run.deferred).as(run.message).isPositive();
-    assertThat(run.result).isNotEqualTo("Failed");
+    assertThat(run.result).isNotEqualTo(MaintenanceResult.FAILED);
 
     // A new, empty cluster, the same bucket and password: sync brings nightly, not weekly.
     serverB = new ApiServer();
@@ -269,7 +271,7 @@ class EndToEndIT {
     Backup synced =
         await("nightly synced", () -> opB.backup("nightly"), b -> finalPhase(b.getStatus()));
     assertThat(synced.getStatus().snapshotID).isEqualTo(ns.snapshotID);
-    assertThat(synced.getStatus().phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(synced.getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(opB.backup("weekly")).isNull();
 
     restore(clientB, "again", "nightly", Map.of());
@@ -279,9 +281,7 @@ class EndToEndIT {
     Pod cacheB = kubeletB.schedule("app2", "cache");
     Restore again =
         await("restore again", () -> restore(clientB, "again"), r -> finalPhase(r.getStatus()));
-    assertThat(again.getStatus().phase)
-        .as(again.getStatus().message)
-        .isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(again.getStatus().phase).as(again.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(again.getStatus().volumesCompleted).as(again.getStatus().message).isEqualTo(3);
     assertSameVolume(kubelet.volumeDir(db, "data"), kubeletB.volumeDir(dbB, "data"));
     assertSameVolume(kubelet.volumeDir(cache, "scratch"), kubeletB.volumeDir(cacheB, "scratch"));
@@ -346,23 +346,22 @@ class EndToEndIT {
   }
 
   static boolean ready(BackupStorageLocationRepository r) {
-    return r.getStatus() != null
-        && BackupStorageLocationRepositoryStatus.READY.equals(r.getStatus().phase);
+    return r.getStatus() != null && r.getStatus().phase == RepositoryPhase.READY;
   }
 
-  static boolean phase(Backup b, String phase) {
-    return b.getStatus() != null && phase.equals(b.getStatus().phase);
+  static boolean phase(Backup b, RunPhase phase) {
+    return b.getStatus() != null && b.getStatus().phase == phase;
   }
 
   static boolean finalPhase(BackupStatus s) {
     return s != null
-        && List.of(BackupStatus.COMPLETED, BackupStatus.PARTIALLY_FAILED, BackupStatus.FAILED)
+        && List.of(RunPhase.COMPLETED, RunPhase.PARTIALLY_FAILED, RunPhase.FAILED)
             .contains(s.phase);
   }
 
   static boolean finalPhase(RestoreStatus s) {
     return s != null
-        && List.of(RestoreStatus.COMPLETED, RestoreStatus.PARTIALLY_FAILED, RestoreStatus.FAILED)
+        && List.of(RunPhase.COMPLETED, RunPhase.PARTIALLY_FAILED, RunPhase.FAILED)
             .contains(s.phase);
   }
 

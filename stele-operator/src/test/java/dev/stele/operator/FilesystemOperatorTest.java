@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.MaintenanceKind;
+import dev.stele.k8s.api.MaintenanceResult;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.snapshot.FileBackup;
@@ -68,13 +72,13 @@ class FilesystemOperatorTest {
   void locationProvisionsItsDefaultRepositoryBeforeAnyBackup() throws IOException {
     op.bsl("default", spec("None", null));
     var bsl = op.reconcile("default");
-    assertThat(bsl.getStatus().phase).isEqualTo("Available");
+    assertThat(bsl.getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
     assertThat(bsl.getStatus().lock).isEqualTo("none");
     assertThat(bsl.getStatus().versioning).isEqualTo("Off");
     assertThat(op.eventReasons("default")).contains("Available", "DefaultRepositoryCreated");
 
     var bslr = op.reconcileRepository("default");
-    assertThat(bslr.getStatus().phase).isEqualTo("Ready");
+    assertThat(bslr.getStatus().phase).isEqualTo(RepositoryPhase.READY);
     assertThat(bslr.getStatus().url).isEqualTo("filesystem://bucket/velero/repositories/default");
     String password = op.secretValue("default-repository-password", "password");
     assertThat(password).hasSizeGreaterThan(40);
@@ -121,8 +125,8 @@ class FilesystemOperatorTest {
     op.bslr("team-b", "main");
     var a = op.reconcileRepository("team-a");
     var b = op.reconcileRepository("team-b");
-    assertThat(a.getStatus().phase).isEqualTo("Ready");
-    assertThat(b.getStatus().phase).isEqualTo("Ready");
+    assertThat(a.getStatus().phase).isEqualTo(RepositoryPhase.READY);
+    assertThat(b.getStatus().phase).isEqualTo(RepositoryPhase.READY);
     assertThat(a.getStatus().lock).isEqualTo("governance/1d");
     assertThat(a.getStatus().repositoryID).isNotEqualTo(b.getStatus().repositoryID);
     assertThat(op.bslr("main")).isNull();
@@ -148,14 +152,14 @@ class FilesystemOperatorTest {
     op.secret("dr-repository-password", Map.of("password", "wrong"));
     op.bslr("dr", "main");
     var wrong = op.reconcileRepository("dr");
-    assertThat(wrong.getStatus().phase).isEqualTo("NotReady");
+    assertThat(wrong.getStatus().phase).isEqualTo(RepositoryPhase.NOT_READY);
     assertThat(wrong.getStatus().message)
         .contains("password in Secret dr-repository-password (key password) does not open");
     assertThat(op.eventReasons("dr")).contains("NotReady");
 
     op.secret("dr-repository-password", Map.of("password", "right"));
     var right = op.reconcileRepository("dr");
-    assertThat(right.getStatus().phase).isEqualTo("Ready");
+    assertThat(right.getStatus().phase).isEqualTo(RepositoryPhase.READY);
     assertThat(right.getStatus().repositoryID).isEqualTo(id);
     assertThat(op.eventReasons("dr")).contains("Adopted", "Ready");
   }
@@ -170,7 +174,7 @@ class FilesystemOperatorTest {
     op.reconcile("main");
     op.bslr("foreign", "main");
     var foreign = op.reconcileRepository("foreign");
-    assertThat(foreign.getStatus().phase).isEqualTo("NotReady");
+    assertThat(foreign.getStatus().phase).isEqualTo(RepositoryPhase.NOT_READY);
     assertThat(foreign.getStatus().message).contains("holds data that is not a Stele repository");
     // no password was generated for it: no repository was created
     assertThat(op.secretValue("foreign-repository-password", "password")).isNull();
@@ -182,7 +186,7 @@ class FilesystemOperatorTest {
     op.reconcile("archive");
     op.bslr("fresh", "archive");
     var fresh = op.reconcileRepository("fresh");
-    assertThat(fresh.getStatus().phase).isEqualTo("NotReady");
+    assertThat(fresh.getStatus().phase).isEqualTo(RepositoryPhase.NOT_READY);
     assertThat(fresh.getStatus().message).contains("is ReadOnly and there is no repository");
     assertThat(repositoryDir("fresh")).doesNotExist();
   }
@@ -191,24 +195,26 @@ class FilesystemOperatorTest {
   void repositoriesFollowTheirLocationToUnavailableAndBack() throws IOException {
     op.bsl("default", spec("None", null));
     op.reconcile("default");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.reconcileRepository("default").getStatus().phase)
+        .isEqualTo(RepositoryPhase.READY);
 
     Files.move(base.resolve("bucket"), base.resolve("elsewhere"));
     // not validated again before validationFrequency
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
+    assertThat(op.reconcile("default").getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
     op.clock.advance(Duration.ofMinutes(2));
     var down = op.reconcile("default");
-    assertThat(down.getStatus().phase).isEqualTo("Unavailable");
+    assertThat(down.getStatus().phase).isEqualTo(LocationPhase.UNAVAILABLE);
     assertThat(down.getStatus().message).contains("does not exist");
     var following = op.reconcileRepository("default");
-    assertThat(following.getStatus().phase).isEqualTo("NotReady");
+    assertThat(following.getStatus().phase).isEqualTo(RepositoryPhase.NOT_READY);
     assertThat(following.getStatus().message)
         .contains("BackupStorageLocation default is Unavailable");
 
     Files.move(base.resolve("elsewhere"), base.resolve("bucket"));
     op.clock.advance(Duration.ofMinutes(2));
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.reconcile("default").getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(op.reconcileRepository("default").getStatus().phase)
+        .isEqualTo(RepositoryPhase.READY);
     assertThat(op.eventReasons("default"))
         .containsSubsequence("Available", "Unavailable", "Available");
   }
@@ -231,8 +237,8 @@ class FilesystemOperatorTest {
     op.reconcile("default");
     var quick = op.reconcileRepository("default").getStatus();
     assertThat(quick.recentMaintenance).hasSize(1);
-    assertThat(quick.recentMaintenance.get(0).kind).isEqualTo("Quick");
-    assertThat(quick.recentMaintenance.get(0).result).isEqualTo("Succeeded");
+    assertThat(quick.recentMaintenance.get(0).kind).isEqualTo(MaintenanceKind.QUICK);
+    assertThat(quick.recentMaintenance.get(0).result).isEqualTo(MaintenanceResult.SUCCEEDED);
     assertThat(quick.recentMaintenance.get(0).deleted).isZero();
     assertThat(quick.lastMaintenanceTime).isNotNull();
 
@@ -244,7 +250,9 @@ class FilesystemOperatorTest {
             System.err.println(
                 "RUN " + m.kind + " " + m.startTimestamp + " " + m.completeTimestamp));
     System.err.println("COND " + full.conditions);
-    assertThat(full.recentMaintenance).extracting(m -> m.kind).containsExactly("Full", "Quick");
+    assertThat(full.recentMaintenance)
+        .extracting(m -> m.kind)
+        .containsExactly(MaintenanceKind.FULL, MaintenanceKind.QUICK);
     assertThat(full.lastFullMaintenanceTime).isEqualTo(full.lastMaintenanceTime);
     assertThat(op.eventReasons("default")).contains("Maintained");
   }
@@ -285,7 +293,7 @@ class FilesystemOperatorTest {
     bad.provider = "gcs";
     op.bsl("bad", bad);
     var bsl = op.reconcile("bad");
-    assertThat(bsl.getStatus().phase).isEqualTo("Unavailable");
+    assertThat(bsl.getStatus().phase).isEqualTo(LocationPhase.UNAVAILABLE);
     assertThat(bsl.getStatus().message).contains("spec.provider gcs is not supported");
     assertThat(op.eventReasons("bad")).contains("Unavailable");
 
@@ -296,7 +304,7 @@ class FilesystemOperatorTest {
 
     op.bslr("orphan", "missing");
     var orphan = op.reconcileRepository("orphan");
-    assertThat(orphan.getStatus().phase).isEqualTo("NotReady");
+    assertThat(orphan.getStatus().phase).isEqualTo(RepositoryPhase.NOT_READY);
     assertThat(orphan.getStatus().message)
         .isEqualTo("BackupStorageLocation missing does not exist in " + NS);
     assertThat(op.eventReasons("orphan")).contains("NotReady");
@@ -311,7 +319,7 @@ class FilesystemOperatorTest {
     r.getSpec().compressionLevel = 9;
     client.resource(r).update();
     var status = op.reconcileRepository("default").getStatus();
-    assertThat(status.phase).isEqualTo("Ready");
+    assertThat(status.phase).isEqualTo(RepositoryPhase.READY);
     assertThat(status.message).contains("refused: compressionLevel 9").contains("created with 2");
     assertThat(status.conditions)
         .anySatisfy(

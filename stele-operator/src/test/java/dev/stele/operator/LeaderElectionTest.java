@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.blob.BlobStore;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.DefaultStoreFactory;
@@ -154,7 +155,9 @@ class LeaderElectionTest {
 
   private static boolean available(OperatorFixture op, String name) {
     var bsl = op.bsl(name);
-    return bsl != null && bsl.getStatus() != null && "Available".equals(bsl.getStatus().phase);
+    return bsl != null
+        && bsl.getStatus() != null
+        && bsl.getStatus().phase == LocationPhase.AVAILABLE;
   }
 
   private String holder() {

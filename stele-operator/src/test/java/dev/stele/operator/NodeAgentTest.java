@@ -7,6 +7,7 @@ import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
@@ -189,7 +190,7 @@ class NodeAgentTest {
     PodVolumeBackup request = pvb("web-data", pod, "data", "node-a");
     assertThat(backupsA.reconcile(request)).isNull();
     PodVolumeStatus s = pvb("web-data").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(s.path).isEqualTo(data.toString());
     assertThat(s.snapshotID).hasSize(64);
     assertThat(s.bytesDone).isPositive().isEqualTo(s.bytesTotal);
@@ -234,7 +235,7 @@ class NodeAgentTest {
     Files.writeString(db.resolve("table"), "rows\n");
     backupsA.reconcile(pvb("web-db", pod, "db", "node-a"));
     PodVolumeStatus dbStatus = pvb("web-db").getStatus();
-    assertThat(dbStatus.phase).as(dbStatus.message).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(dbStatus.phase).as(dbStatus.message).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(dbStatus.path).isEqualTo(db.toString());
     assertThat(dbStatus.bytesDone).isEqualTo(5);
 
@@ -263,7 +264,7 @@ class NodeAgentTest {
     }
     // Its own node's agent serves it.
     backupsB.reconcile(request);
-    assertThat(pvb("web-data").getStatus().phase).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(pvb("web-data").getStatus().phase).isEqualTo(PodVolumePhase.COMPLETED);
   }
 
   @Test
@@ -271,7 +272,7 @@ class NodeAgentTest {
     Pod pod = pod("web", "node-a", emptyDir("data"));
     backupsA.reconcile(pvb("no-dir", pod, "data", "node-a"));
     PodVolumeStatus s = pvb("no-dir").getStatus();
-    assertThat(s.phase).isEqualTo(PodVolumeStatus.FAILED);
+    assertThat(s.phase).isEqualTo(PodVolumePhase.FAILED);
     assertThat(s.message)
         .contains(
             kubelet.resolve("pods/" + pod.getMetadata().getUid() + "/volumes/*/data").toString())
@@ -305,13 +306,13 @@ class NodeAgentTest {
 
     // The agent stopped after the snapshot was written, before its status said so.
     var left = new PodVolumeStatus();
-    left.phase = PodVolumeStatus.IN_PROGRESS;
+    left.phase = PodVolumePhase.IN_PROGRESS;
     left.startTimestamp = done.getStatus().startTimestamp;
     done.setStatus(left);
     client.resource(done).updateStatus();
     backupsA.reconcile(pvb("web-data"));
     PodVolumeStatus s = pvb("web-data").getStatus();
-    assertThat(s.phase).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(s.phase).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(s.snapshotID).isEqualTo(id);
     assertThat(s.message).contains("before the agent restarted");
 
@@ -321,7 +322,7 @@ class NodeAgentTest {
     client.resource(cache).updateStatus();
     backupsA.reconcile(pvb("web-cache"));
     PodVolumeStatus c = pvb("web-cache").getStatus();
-    assertThat(c.phase).as(c.message).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(c.phase).as(c.message).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(c.snapshotID).isNotEqualTo(id);
 
     try (Repository repo = openRepository()) {
@@ -356,7 +357,7 @@ class NodeAgentTest {
     assertThat(restoresA.reconcile(pvr("web-restored-data"))).isEqualTo(Duration.ofSeconds(2));
     assertThat(restoresB.reconcile(pvr("web-restored-data"))).isEqualTo(Duration.ofSeconds(2));
     PodVolumeStatus waiting = pvr("web-restored-data").getStatus();
-    assertThat(waiting.phase).isEqualTo(PodVolumeStatus.NEW);
+    assertThat(waiting.phase).isEqualTo(PodVolumePhase.NEW);
     assertThat(waiting.message)
         .isEqualTo("waiting for pod app/web-restored to be scheduled to a node");
 
@@ -380,7 +381,7 @@ class NodeAgentTest {
     Files.createDirectories(data);
     assertThat(restoresA.reconcile(pvr("web-restored-data"))).isNull();
     PodVolumeStatus s = pvr("web-restored-data").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(s.path).isEqualTo(data.toString());
     assertThat(s.bytesDone).isPositive().isEqualTo(s.bytesTotal);
     assertThat(op.eventReasons("web-restored-data")).containsExactly("InProgress", "Completed");
@@ -393,12 +394,12 @@ class NodeAgentTest {
     // An agent that stopped after the marker, before the status said so: completed from it.
     PodVolumeRestore left = pvr("web-restored-data");
     var inProgress = new PodVolumeStatus();
-    inProgress.phase = PodVolumeStatus.IN_PROGRESS;
+    inProgress.phase = PodVolumePhase.IN_PROGRESS;
     left.setStatus(inProgress);
     client.resource(left).updateStatus();
     Instant before = Files.getLastModifiedTime(marker).toInstant();
     assertThat(restoresA.reconcile(pvr("web-restored-data"))).isNull();
-    assertThat(pvr("web-restored-data").getStatus().phase).isEqualTo(PodVolumeStatus.COMPLETED);
+    assertThat(pvr("web-restored-data").getStatus().phase).isEqualTo(PodVolumePhase.COMPLETED);
     assertThat(pvr("web-restored-data").getStatus().message)
         .contains("marker")
         .contains("before the agent restarted");
@@ -431,7 +432,7 @@ class NodeAgentTest {
 
     assertThat(restoresA.reconcile(pvr("lost"))).isNull();
     PodVolumeStatus s = pvr("lost").getStatus();
-    assertThat(s.phase).isEqualTo(PodVolumeStatus.FAILED);
+    assertThat(s.phase).isEqualTo(PodVolumePhase.FAILED);
     assertThat(s.message)
         .isEqualTo("snapshot " + "ab".repeat(32) + " does not exist in repository default");
     assertThat(VolumeFiles.marker(data, "restore-uid-2")).doesNotExist();
@@ -449,14 +450,14 @@ class NodeAgentTest {
     client.resource(request).update();
     assertThat(backupsA.reconcile(pvb("patient"))).isEqualTo(Settings.DEFAULT_RECHECK);
     PodVolumeStatus s = pvb("patient").getStatus();
-    assertThat(s.phase).isEqualTo(PodVolumeStatus.NEW);
+    assertThat(s.phase).isEqualTo(PodVolumePhase.NEW);
     assertThat(s.message).startsWith("waiting for repository later to be Ready");
 
     PodVolumeBackup typo = pvb("typo", pod, "data", "node-a");
     typo.getSpec().repository = "nowhere";
     client.resource(typo).update();
     assertThat(backupsA.reconcile(pvb("typo"))).isNull();
-    assertThat(pvb("typo").getStatus().phase).isEqualTo(PodVolumeStatus.FAILED);
+    assertThat(pvb("typo").getStatus().phase).isEqualTo(PodVolumePhase.FAILED);
     assertThat(pvb("typo").getStatus().message)
         .isEqualTo("BackupStorageLocationRepository nowhere does not exist in " + NS);
   }

@@ -8,6 +8,8 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.backup.BackupReconciler;
 import dev.stele.operator.kube.OperatorMetrics;
 import dev.stele.operator.kube.Settings;
@@ -129,8 +131,8 @@ public final class OperatorFixture {
   /** Creates location {@code default} and reconciles it Available and its repository Ready. */
   void defaultRepository(BackupStorageLocationSpec spec) {
     bsl("default", spec);
-    assertThat(reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(reconcile("default").getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(reconcileRepository("default").getStatus().phase).isEqualTo(RepositoryPhase.READY);
   }
 
   BackupStorageLocation bsl(String name, BackupStorageLocationSpec spec) {

@@ -6,8 +6,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.location.Places;
 import dev.stele.repo.Repository;
@@ -67,8 +71,9 @@ class RgwBackupIT {
     EndToEndIT.credentials(op, Rgw.shared());
     String bucket = RgwOperatorIT.bucket(true);
     op.bsl("default", RgwOperatorIT.spec(bucket, "Compliance", "1d"));
-    assertThat(op.reconcile("default").getStatus().phase).isEqualTo("Available");
-    assertThat(op.reconcileRepository("default").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.reconcile("default").getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(op.reconcileRepository("default").getStatus().phase)
+        .isEqualTo(RepositoryPhase.READY);
     client
         .namespaces()
         .resource(new NamespaceBuilder().withNewMetadata().withName("app").endMetadata().build())
@@ -82,7 +87,7 @@ class RgwBackupIT {
     spec.includedNamespaces = List.of("app");
     op.backup("refused", spec);
     assertThat(op.reconcileBackup("refused").getStatus().phase)
-        .isEqualTo(BackupStatus.WAITING_FOR_VOLUMES);
+        .isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
 
     // The node agent's part: the volume becomes a snapshot in the bucket.
     PodVolumeBackup pvb =
@@ -104,7 +109,7 @@ class RgwBackupIT {
                   FileBackupListener.NONE)
               .run(List.of(volume));
       pvb.setStatus(new PodVolumeStatus());
-      pvb.getStatus().phase = PodVolumeStatus.COMPLETED;
+      pvb.getStatus().phase = PodVolumePhase.COMPLETED;
       pvb.getStatus().snapshotID = result.id().hex();
       client.resource(pvb).updateStatus();
     }
@@ -125,7 +130,7 @@ class RgwBackupIT {
         s3.deleteBucketPolicy(b -> b.bucket(bucket));
       }
       BackupStatus s = failed.getStatus();
-      assertThat(s.phase).isEqualTo(BackupStatus.FAILED);
+      assertThat(s.phase).isEqualTo(RunPhase.FAILED);
       assertThat(s.message)
           .startsWith("writing the backup manifest failed, so the backup does not exist")
           .containsIgnoringCase("AccessDenied");
@@ -133,7 +138,7 @@ class RgwBackupIT {
       assertThat(op.eventReasons("refused")).contains("Failed");
     }
     // Failed is final, and the bucket agrees: parts, but no backup manifest.
-    assertThat(op.reconcileBackup("refused").getStatus().phase).isEqualTo(BackupStatus.FAILED);
+    assertThat(op.reconcileBackup("refused").getStatus().phase).isEqualTo(RunPhase.FAILED);
     try (Repository repo =
         Repository.open(
             op.stores.open(place, place.repositoryPath("default")),

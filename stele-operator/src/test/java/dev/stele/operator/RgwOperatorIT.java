@@ -7,6 +7,8 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.repo.Repository;
 import dev.stele.s3.S3BlobStore;
 import dev.stele.testing.Rgw;
@@ -101,16 +103,16 @@ class RgwOperatorIT {
     String bucket = bucket(true);
     op.bsl("default", spec(bucket, "Compliance", "1d"));
     var bsl = op.reconcile("default").getStatus();
-    assertThat(bsl.phase).isEqualTo("Available");
+    assertThat(bsl.phase).isEqualTo(LocationPhase.AVAILABLE);
     assertThat(bsl.lock).isEqualTo("compliance/1d");
     assertThat(bsl.versioning).isEqualTo("Enabled");
     assertThat(bsl.objectLockEnabled).isTrue();
 
     var repo = op.reconcileRepository("default").getStatus();
-    assertThat(repo.phase).isEqualTo("Ready");
+    assertThat(repo.phase).isEqualTo(RepositoryPhase.READY);
     assertThat(repo.url).isEqualTo("s3://" + bucket + "/stele/repositories/default");
     op.bslr("team-a", "default");
-    assertThat(op.reconcileRepository("team-a").getStatus().phase).isEqualTo("Ready");
+    assertThat(op.reconcileRepository("team-a").getStatus().phase).isEqualTo(RepositoryPhase.READY);
 
     // What `stele repo status --repo s3://bucket/stele/repositories/team-a` does.
     String password = op.secretValue("team-a-repository-password", "password");
@@ -162,7 +164,7 @@ class RgwOperatorIT {
     unreachable.config.put("s3Url", "http://127.0.0.1:9");
     op.bsl("unreachable", unreachable);
     var status = op.reconcile("unreachable").getStatus();
-    assertThat(status.phase).isEqualTo("Unavailable");
+    assertThat(status.phase).isEqualTo(LocationPhase.UNAVAILABLE);
     assertThat(status.message).contains("cannot reach http://127.0.0.1:9");
     assertThat(op.bslr("unreachable")).isNull();
   }

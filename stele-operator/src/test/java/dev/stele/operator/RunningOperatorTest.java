@@ -7,6 +7,9 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.DeletionPolicy;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.kube.Settings;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -85,18 +88,18 @@ class RunningOperatorTest {
     throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
   }
 
-  BackupStorageLocation awaitLocation(String name, String phase) {
+  BackupStorageLocation awaitLocation(String name, LocationPhase phase) {
     return await(
         name + " " + phase,
         () -> op.bsl(name),
-        b -> b.getStatus() != null && phase.equals(b.getStatus().phase));
+        b -> b.getStatus() != null && b.getStatus().phase == phase);
   }
 
-  BackupStorageLocationRepository awaitRepository(String name, String phase) {
+  BackupStorageLocationRepository awaitRepository(String name, RepositoryPhase phase) {
     return await(
         name + " " + phase,
         () -> op.bslr(name),
-        r -> r.getStatus() != null && phase.equals(r.getStatus().phase));
+        r -> r.getStatus() != null && r.getStatus().phase == phase);
   }
 
   static long files(Path dir) throws IOException {
@@ -123,9 +126,9 @@ class RunningOperatorTest {
     // kubectl apply -f secret.yaml -f bsl.yaml
     credentials();
     op.bsl("default", spec());
-    var bsl = awaitLocation("default", "Available");
+    var bsl = awaitLocation("default", LocationPhase.AVAILABLE);
     assertThat(bsl.getStatus().lastValidationTime).isNotNull();
-    var repo = awaitRepository("default", "Ready");
+    var repo = awaitRepository("default", RepositoryPhase.READY);
     assertThat(repo.getStatus().repositoryID).isNotBlank();
     assertThat(repo.getMetadata().getFinalizers()).isNotEmpty();
     assertThat(op.secretValue("default-repository-password", "password")).hasSizeGreaterThan(40);
@@ -135,9 +138,9 @@ class RunningOperatorTest {
     // A second repository in the same location, which goes when its resource goes.
     var teamSpec = new BackupStorageLocationRepositorySpec();
     teamSpec.backupStorageLocation = "default";
-    teamSpec.deletionPolicy = BackupStorageLocationRepositorySpec.DELETE;
+    teamSpec.deletionPolicy = DeletionPolicy.DELETE.value();
     op.bslr("team-a", teamSpec);
-    var team = awaitRepository("team-a", "Ready");
+    var team = awaitRepository("team-a", RepositoryPhase.READY);
     assertThat(team.getStatus().repositoryID).isNotEqualTo(defaultId);
     Path teamDir = base.resolve("bucket/velero/repositories/team-a");
     assertThat(teamDir.resolve("stele.format")).exists();
@@ -153,11 +156,11 @@ class RunningOperatorTest {
               b.getSpec().config = Map.of("path", notADirectory.toString());
               return b;
             });
-    assertThat(awaitLocation("default", "Unavailable").getStatus().message)
+    assertThat(awaitLocation("default", LocationPhase.UNAVAILABLE).getStatus().message)
         .contains("does not exist");
-    assertThat(awaitRepository("default", "NotReady").getStatus().message)
+    assertThat(awaitRepository("default", RepositoryPhase.NOT_READY).getStatus().message)
         .contains("BackupStorageLocation default is Unavailable");
-    awaitRepository("team-a", "NotReady");
+    awaitRepository("team-a", RepositoryPhase.NOT_READY);
     assertThat(op.eventReasons("default")).contains("Unavailable", "NotReady");
 
     // Fixed: both repositories are Ready again, the same ones.
@@ -170,19 +173,20 @@ class RunningOperatorTest {
               b.getSpec().config = Map.of("path", base.toString());
               return b;
             });
-    awaitLocation("default", "Available");
-    assertThat(awaitRepository("default", "Ready").getStatus().repositoryID).isEqualTo(defaultId);
-    awaitRepository("team-a", "Ready");
+    awaitLocation("default", LocationPhase.AVAILABLE);
+    assertThat(awaitRepository("default", RepositoryPhase.READY).getStatus().repositoryID)
+        .isEqualTo(defaultId);
+    awaitRepository("team-a", RepositoryPhase.READY);
 
     // The credentials Secret disappears: no spec changes, the next validation (1s) notices.
     client.secrets().inNamespace(NS).withName("cloud-credentials").delete();
-    assertThat(awaitLocation("default", "Unavailable").getStatus().message)
+    assertThat(awaitLocation("default", LocationPhase.UNAVAILABLE).getStatus().message)
         .contains("cloud-credentials");
-    awaitRepository("team-a", "NotReady");
+    awaitRepository("team-a", RepositoryPhase.NOT_READY);
     credentials();
-    awaitLocation("default", "Available");
-    awaitRepository("team-a", "Ready");
-    awaitRepository("default", "Ready");
+    awaitLocation("default", LocationPhase.AVAILABLE);
+    awaitRepository("team-a", RepositoryPhase.READY);
+    awaitRepository("default", RepositoryPhase.READY);
 
     // kubectl delete bslr team-a: the finalizer deletes the repository, then the resource goes.
     client
@@ -200,12 +204,13 @@ class RunningOperatorTest {
     var unknown = spec();
     unknown.provider = "nfs";
     op.bsl("unknown", unknown);
-    assertThat(awaitLocation("unknown", "Unavailable").getStatus().message)
+    assertThat(awaitLocation("unknown", LocationPhase.UNAVAILABLE).getStatus().message)
         .contains("nfs is not supported");
     var often = spec();
     often.validationFrequency = "often";
     op.bsl("often", often);
-    assertThat(awaitLocation("often", "Unavailable").getStatus().message).contains("often");
+    assertThat(awaitLocation("often", LocationPhase.UNAVAILABLE).getStatus().message)
+        .contains("often");
     await(
         "Unavailable events",
         () -> op.eventReasons("unknown").contains("Unavailable") ? op.eventReasons("often") : null,

@@ -4,8 +4,9 @@ import static dev.stele.operator.OperatorFixture.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.k8s.api.Backup;
-import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.Schedule;
+import dev.stele.k8s.api.SchedulePhase;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
 import dev.stele.k8s.api.SteleApi;
@@ -102,7 +103,7 @@ class ScheduleOperatorTest {
     assertThat(backupsOf("hourly")).isEmpty();
     assertThat(wait).isEqualTo(Duration.ofMinutes(1));
     ScheduleStatus status = schedule("hourly").getStatus();
-    assertThat(status.phase).isEqualTo(ScheduleStatus.ENABLED);
+    assertThat(status.phase).isEqualTo(SchedulePhase.ENABLED);
     assertThat(status.nextBackup).isEqualTo(first.toString());
     assertThat(status.lastBackup).isNull();
 
@@ -131,7 +132,7 @@ class ScheduleOperatorTest {
         .containsExactly(name, "hourly-" + STAMP.format(first.plus(Duration.ofHours(1))));
 
     // The Backups it makes are ordinary ones.
-    assertThat(op.reconcileBackup(name).getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(op.reconcileBackup(name).getStatus().phase).isEqualTo(RunPhase.COMPLETED);
   }
 
   @Test
@@ -205,9 +206,9 @@ class ScheduleOperatorTest {
     op.clock.advance(Duration.ofDays(2));
     assertThat(pass("typo")).isNull();
     ScheduleStatus status = schedule("typo").getStatus();
-    assertThat(status.phase).isEqualTo(ScheduleStatus.FAILED_VALIDATION);
+    assertThat(status.phase).isEqualTo(SchedulePhase.FAILED_VALIDATION);
     assertThat(status.message).contains("'0 25 * * *' is not a cron expression").contains("25");
-    assertThat(op.eventReasons("typo")).containsExactly(ScheduleStatus.FAILED_VALIDATION);
+    assertThat(op.eventReasons("typo")).containsExactly(SchedulePhase.FAILED_VALIDATION.value());
     assertThat(backupsOf("typo")).isEmpty();
     // The same answer again adds no second Event.
     pass("typo");
@@ -219,7 +220,7 @@ class ScheduleOperatorTest {
     client.resource(fixed).update();
     pass("typo");
     status = schedule("typo").getStatus();
-    assertThat(status.phase).isEqualTo(ScheduleStatus.ENABLED);
+    assertThat(status.phase).isEqualTo(SchedulePhase.ENABLED);
     assertThat(status.message).isNull();
     assertThat(Instant.parse(status.nextBackup))
         .isEqualTo(op.clock.instant().truncatedTo(ChronoUnit.DAYS).plus(Duration.ofDays(1)));

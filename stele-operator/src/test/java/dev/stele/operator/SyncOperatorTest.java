@@ -8,6 +8,9 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
@@ -97,16 +100,16 @@ class SyncOperatorTest {
         "default-repository-password",
         Map.of("password", a.secretValue("default-repository-password", "password")));
     b.bsl("default", Lifecycle.location(base, null, null));
-    assertThat(b.reconcile("default").getStatus().phase).isEqualTo("Available");
+    assertThat(b.reconcile("default").getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
     var bslr = b.reconcileRepository("default");
-    assertThat(bslr.getStatus().phase).isEqualTo("Ready");
+    assertThat(bslr.getStatus().phase).isEqualTo(RepositoryPhase.READY);
     assertThat(bslr.getStatus().repositoryID).isEqualTo(a.bslr("default").getStatus().repositoryID);
   }
 
   Backup completedInA(String name) {
     a.backup(name, Lifecycle.appSpec("24h"));
     Backup done = a.reconcileBackup(name);
-    assertThat(done.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(done.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     return done;
   }
 
@@ -146,7 +149,7 @@ class SyncOperatorTest {
       Backup synced = b.backup(original.getMetadata().getName());
       BackupStatus s = synced.getStatus();
       BackupStatus o = original.getStatus();
-      assertThat(s.phase).isEqualTo(BackupStatus.COMPLETED);
+      assertThat(s.phase).isEqualTo(RunPhase.COMPLETED);
       assertThat(s.snapshotID).isEqualTo(o.snapshotID);
       assertThat(s.manifest).isEqualTo(o.manifest);
       assertThat(s.items).isEqualTo(o.items);
@@ -185,7 +188,7 @@ class SyncOperatorTest {
     syncB();
     int before = snapshotCount();
     Backup synced = b.backup("one");
-    assertThat(b.reconcileBackup("one").getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(b.reconcileBackup("one").getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(b.backup("one").getStatus().snapshotID).isEqualTo(synced.getStatus().snapshotID);
 
     // Created by a sync pass that stopped before it wrote the status: still never run.
@@ -218,7 +221,7 @@ class SyncOperatorTest {
     syncB();
     Backup synced = b.backup("one");
     assertThat(synced.getMetadata().getUid()).isEqualTo(uid);
-    assertThat(synced.getStatus().phase).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(synced.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(synced.getStatus().snapshotID).isEqualTo(one.getStatus().snapshotID);
   }
 
@@ -235,7 +238,7 @@ class SyncOperatorTest {
             NS,
             "uid-of-documented",
             spec,
-            BackupStatus.PARTIALLY_FAILED,
+            RunPhase.PARTIALLY_FAILED.value(),
             started.toString(),
             started.plusSeconds(42).toString(),
             expires.toString(),
@@ -291,7 +294,7 @@ class SyncOperatorTest {
                       Map.of(
                           SteleApi.BACKUP_NAME_LABEL, "documented",
                           SteleApi.BACKUP_UID_LABEL, "uid-of-documented",
-                          SteleApi.BACKUP_PHASE_LABEL, BackupStatus.PARTIALLY_FAILED,
+                          SteleApi.BACKUP_PHASE_LABEL, RunPhase.PARTIALLY_FAILED.value(),
                           SteleApi.BACKUP_EXPIRATION_LABEL, expires.toString(),
                           SteleApi.BACKUP_ITEMS_LABEL, "3",
                           SteleApi.BACKUP_WARNINGS_LABEL, "0",
@@ -306,7 +309,7 @@ class SyncOperatorTest {
     assertThat(synced.getSpec().ttl).isEqualTo("48h");
     assertThat(synced.getSpec().repository).isEqualTo("default");
     BackupStatus s = synced.getStatus();
-    assertThat(s.phase).isEqualTo(BackupStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.snapshotID).isEqualTo(id.hex());
     assertThat(s.items).isEqualTo(3);
     assertThat(s.errors).isEqualTo(1);

@@ -47,8 +47,8 @@ final class BackupGetCommand extends ClusterCommand {
   }
 
   /** A resource's phase, or New when the operator has not written one yet. */
-  static String phase(String phase) {
-    return phase == null || phase.isBlank() ? "New" : phase;
+  static String phase(Enum<?> phase) {
+    return phase == null ? "New" : phase.toString();
   }
 
   /** {@code 29d} until expiry, {@code expired}, or {@code -} when not known yet. */

@@ -8,6 +8,7 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
@@ -80,7 +81,7 @@ final class BackupLogsCommand extends ClusterCommand {
   }
 
   private String noLog(BackupStatus s) {
-    if (PhaseWait.FAILED.equals(s.phase)) {
+    if (s.phase == RunPhase.FAILED) {
       return "backup "
           + name
           + " failed before its snapshot was written, so the repository holds no log of it"

@@ -28,7 +28,7 @@ final class Describe {
       Details d,
       HasMetadata resource,
       String namespace,
-      String phase,
+      Enum<?> phase,
       String message,
       Integer errors,
       Integer warnings) {

@@ -2,10 +2,10 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.RunPhase;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Objects;
-import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -15,18 +15,13 @@ import java.util.function.Supplier;
  * {@link ExitCode#ERROR}. Stopping the command stops the waiting, never the work.
  */
 final class PhaseWait {
-  static final String COMPLETED = "Completed";
-  static final String PARTIALLY_FAILED = "PartiallyFailed";
-  static final String FAILED = "Failed";
-  private static final Set<String> FINAL = Set.of(COMPLETED, PARTIALLY_FAILED, FAILED);
-
   /** A phase and its message as last read. */
-  record State(String phase, String message) {}
+  record State(RunPhase phase, String message) {}
 
   private PhaseWait() {}
 
-  static boolean isFinal(String phase) {
-    return phase != null && FINAL.contains(phase);
+  static boolean isFinal(RunPhase phase) {
+    return phase != null && phase.isFinal();
   }
 
   /**
@@ -69,7 +64,7 @@ final class PhaseWait {
    */
   static int outcome(
       String kind, String name, State state, String describe, PrintWriter out, PrintWriter err) {
-    if (FAILED.equals(state.phase())) {
+    if (state.phase() == RunPhase.FAILED) {
       throw new CliException(
           ExitCode.ERROR,
           kind + " " + name + " failed" + (state.message() == null ? "" : ": " + state.message()));
@@ -77,7 +72,7 @@ final class PhaseWait {
     out.printf(
         "%s %s finished with status %s. Run '%s' for details.%n",
         capitalized(kind), name, state.phase(), describe);
-    if (PARTIALLY_FAILED.equals(state.phase())) {
+    if (state.phase() == RunPhase.PARTIALLY_FAILED) {
       err.println(
           "warning: "
               + kind

@@ -5,6 +5,7 @@ import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.k8s.api.RunPhase;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -77,8 +78,8 @@ public final class RestoreCreateCommand extends ClusterCommand {
             "restore name",
             name != null ? name : backup + "-" + SUFFIX.format(env().clock().instant()));
     Backup from = require(Backup.class, "backup", backup);
-    String phase = from.getStatus() == null ? null : from.getStatus().phase;
-    if (PhaseWait.FAILED.equals(phase)) {
+    RunPhase phase = from.getStatus() == null ? null : from.getStatus().phase;
+    if (phase == RunPhase.FAILED) {
       throw new CliException(
           ExitCode.ERROR, "backup " + backup + " failed: it holds nothing to restore");
     }

@@ -13,10 +13,13 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
 import dev.stele.k8s.api.DeleteBackupRequest;
+import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RunPhase;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -189,7 +192,7 @@ class BackupCommandsTest {
 
   @Test
   void aBackupThatExistsIsNotReplaced() {
-    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
 
     Cli.Run run = k8s.run("backup", "create", "nightly", "--ttl", "1h");
 
@@ -197,17 +200,17 @@ class BackupCommandsTest {
     assertThat(run.errorLines())
         .containsExactly("stele: backup nightly already exists in namespace stele");
     assertThat(k8s.get(Backup.class, "nightly").getSpec().ttl).isNull();
-    assertThat(k8s.get(Backup.class, "nightly").getStatus().phase).isEqualTo("Completed");
+    assertThat(k8s.get(Backup.class, "nightly").getStatus().phase).isEqualTo(RunPhase.COMPLETED);
   }
 
   @Test
   void getPrintsOneLinePerBackupFromItsStatus() {
     Instant now = Instant.now();
-    BackupStatus done = ClusterFixture.status("Completed");
+    BackupStatus done = ClusterFixture.status(RunPhase.COMPLETED);
     done.repository = "team-a";
     done.expiration = now.plus(Duration.ofDays(30)).minusSeconds(60).toString();
     k8s.backup("a-done", null, done);
-    BackupStatus partly = ClusterFixture.status("PartiallyFailed");
+    BackupStatus partly = ClusterFixture.status(RunPhase.PARTIALLY_FAILED);
     partly.errors = 2;
     partly.warnings = 1;
     partly.repository = "team-b";
@@ -244,10 +247,10 @@ class BackupCommandsTest {
 
   @Test
   void getAsJsonOrYamlPrintsTheResources() throws IOException {
-    BackupStatus done = ClusterFixture.status("Completed");
+    BackupStatus done = ClusterFixture.status(RunPhase.COMPLETED);
     done.snapshotID = "ab".repeat(32);
     k8s.backup("one", null, done);
-    k8s.backup("two", null, ClusterFixture.status("InProgress"));
+    k8s.backup("two", null, ClusterFixture.status(RunPhase.IN_PROGRESS));
 
     Cli.Run all = k8s.run("backup", "get", "-o", "json");
     assertThat(all.exitCode()).as(all.stderr()).isZero();
@@ -286,7 +289,7 @@ class BackupCommandsTest {
   void describeShowsStatusFiltersVolumesAndRetention() throws IOException {
     BackupStorageLocation bsl = k8s.location("primary", dir);
     BackupStorageLocationStatus ls = new BackupStorageLocationStatus();
-    ls.phase = "Available";
+    ls.phase = LocationPhase.AVAILABLE;
     ls.lock = "compliance/30d";
     ls.versioning = "Enabled";
     ls.defaultRetention = "compliance/30d";
@@ -297,7 +300,7 @@ class BackupCommandsTest {
     spec.includedNamespaces = List.of("app");
     spec.excludedResources = List.of("secrets");
     spec.ttl = "72h";
-    BackupStatus s = ClusterFixture.status("PartiallyFailed");
+    BackupStatus s = ClusterFixture.status(RunPhase.PARTIALLY_FAILED);
     s.message = "12 items; errors: listing jobs.batch in app: forbidden";
     s.repository = "team-a";
     s.items = 12;
@@ -313,10 +316,11 @@ class BackupCommandsTest {
     s.volumesCompleted = 1;
     s.volumesFailed = 1;
     Backup backup = k8s.backup("nightly", spec, s);
-    volume(backup, "web-0", "data", "Completed", 1536L, null, "12".repeat(32));
-    volume(backup, "web-1", "data", "Failed", null, "volume directory not found", null);
+    volume(backup, "web-0", "data", PodVolumePhase.COMPLETED, 1536L, null, "12".repeat(32));
+    volume(
+        backup, "web-1", "data", PodVolumePhase.FAILED, null, "volume directory not found", null);
     Backup other = k8s.backup("other", null, null);
-    volume(other, "db-0", "pgdata", "Completed", 99L, null, "34".repeat(32));
+    volume(other, "db-0", "pgdata", PodVolumePhase.COMPLETED, 99L, null, "34".repeat(32));
 
     Cli.Run run = k8s.run("backup", "describe", "nightly");
 
@@ -377,7 +381,7 @@ class BackupCommandsTest {
 
   @Test
   void deleteWithoutATerminalNeedsConfirmAndCreatesNothing() {
-    k8s.backup("old", null, ClusterFixture.status("Completed"));
+    k8s.backup("old", null, ClusterFixture.status(RunPhase.COMPLETED));
 
     Cli.Run run = k8s.run("backup", "delete", "old");
 
@@ -390,7 +394,7 @@ class BackupCommandsTest {
 
   @Test
   void deleteAsksAndOnlyAYesCreatesARequest() {
-    k8s.backup("old", null, ClusterFixture.status("Completed"));
+    k8s.backup("old", null, ClusterFixture.status(RunPhase.COMPLETED));
     k8s.cli.terminal = true;
 
     k8s.cli.typed.add("n");
@@ -422,8 +426,8 @@ class BackupCommandsTest {
 
   @Test
   void deleteWithConfirmCreatesOneRequestPerBackupAndChecksEveryNameFirst() {
-    k8s.backup("a", null, ClusterFixture.status("Completed"));
-    k8s.backup("b", null, ClusterFixture.status("Failed"));
+    k8s.backup("a", null, ClusterFixture.status(RunPhase.COMPLETED));
+    k8s.backup("b", null, ClusterFixture.status(RunPhase.FAILED));
 
     Cli.Run typo = k8s.run("backup", "delete", "a", "c", "--confirm");
     assertThat(typo.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
@@ -445,12 +449,12 @@ class BackupCommandsTest {
     Backup b = awaitCreated("waited");
     Thread.sleep(100);
     assertThat(run).isNotDone();
-    b.setStatus(ClusterFixture.status("InProgress"));
+    b.setStatus(ClusterFixture.status(RunPhase.IN_PROGRESS));
     b.getStatus().message = "collecting resources";
     b = k8s.updateStatus(b);
     Thread.sleep(100);
     assertThat(run).isNotDone();
-    b.getStatus().phase = "Completed";
+    b.getStatus().phase = RunPhase.COMPLETED;
     b.getStatus().message = "7 items";
     k8s.updateStatus(b);
 
@@ -471,7 +475,7 @@ class BackupCommandsTest {
         CompletableFuture.supplyAsync(
             () -> k8s.run("backup", "create", "partly", "--wait", "--wait-interval", "20ms"));
     Backup p = awaitCreated("partly");
-    p.setStatus(ClusterFixture.status("PartiallyFailed"));
+    p.setStatus(ClusterFixture.status(RunPhase.PARTIALLY_FAILED));
     p.getStatus().message = "3 items; errors: listing jobs.batch";
     k8s.updateStatus(p);
     Cli.Run partlyRun = partly.get(10, TimeUnit.SECONDS);
@@ -484,7 +488,7 @@ class BackupCommandsTest {
         CompletableFuture.supplyAsync(
             () -> k8s.run("backup", "create", "failed", "--wait", "--wait-interval", "20ms"));
     Backup f = awaitCreated("failed");
-    f.setStatus(ClusterFixture.status("Failed"));
+    f.setStatus(ClusterFixture.status(RunPhase.FAILED));
     f.getStatus().message = "repository x does not exist";
     k8s.updateStatus(f);
     Cli.Run failedRun = failed.get(10, TimeUnit.SECONDS);
@@ -523,7 +527,7 @@ class BackupCommandsTest {
       Backup backup,
       String pod,
       String volume,
-      String phase,
+      PodVolumePhase phase,
       Long bytes,
       String message,
       String snapshot) {

@@ -9,6 +9,8 @@ import dev.stele.crypto.KdfParams;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
+import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
@@ -75,7 +77,7 @@ class BackupLogsCommandTest {
             RepositoryInit.defaults(Clock.systemUTC()).withKdf(KdfParams.argon2id(64, 1, salt)))) {
       snapshot = writeBackupSnapshot(repo).hex();
       var status = new BackupStorageLocationRepositoryStatus();
-      status.phase = BackupStorageLocationRepositoryStatus.READY;
+      status.phase = RepositoryPhase.READY;
       status.repositoryID = repo.format().id();
       bslr.setStatus(status);
       k8s.updateStatus(bslr);
@@ -141,7 +143,7 @@ class BackupLogsCommandTest {
 
   @Test
   void printsTheLogFromTheBackupsSnapshotAndWritesNothing() throws IOException {
-    BackupStatus s = ClusterFixture.status("Completed");
+    BackupStatus s = ClusterFixture.status(RunPhase.COMPLETED);
     s.snapshotID = snapshot;
     s.repository = "team-a";
     k8s.backup("nightly", null, s);
@@ -162,7 +164,7 @@ class BackupLogsCommandTest {
     client.resource(bslr).update();
     var spec = new dev.stele.k8s.api.BackupSpec();
     spec.storageLocation = "primary";
-    BackupStatus s = ClusterFixture.status("Completed");
+    BackupStatus s = ClusterFixture.status(RunPhase.COMPLETED);
     s.snapshotID = snapshot.substring(0, 12);
     k8s.backup("synced", spec, s);
 
@@ -174,8 +176,8 @@ class BackupLogsCommandTest {
 
   @Test
   void aBackupWithoutASnapshotHasNoLogYet() {
-    k8s.backup("running", null, ClusterFixture.status("InProgress"));
-    BackupStatus failed = ClusterFixture.status("Failed");
+    k8s.backup("running", null, ClusterFixture.status(RunPhase.IN_PROGRESS));
+    BackupStatus failed = ClusterFixture.status(RunPhase.FAILED);
     failed.message = "repository team-z does not exist";
     k8s.backup("broken", null, failed);
 
@@ -202,7 +204,7 @@ class BackupLogsCommandTest {
         .withName("team-a-repository-password")
         .delete();
     k8s.secret("team-a-repository-password", "password", "not it");
-    BackupStatus s = ClusterFixture.status("Completed");
+    BackupStatus s = ClusterFixture.status(RunPhase.COMPLETED);
     s.snapshotID = snapshot;
     s.repository = "team-a";
     k8s.backup("nightly", null, s);
@@ -216,7 +218,7 @@ class BackupLogsCommandTest {
 
   @Test
   void aLocationDirectoryNotOnThisMachineIsSaidSo() throws IOException {
-    BackupStatus s = ClusterFixture.status("Completed");
+    BackupStatus s = ClusterFixture.status(RunPhase.COMPLETED);
     s.snapshotID = snapshot;
     s.repository = "team-a";
     k8s.backup("nightly", null, s);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.RunPhase;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
@@ -27,7 +28,7 @@ class ClusterConnectionTest {
   @BeforeEach
   void setUp() throws IOException {
     k8s = new ClusterFixture(client, dir);
-    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
   }
 
   @Test

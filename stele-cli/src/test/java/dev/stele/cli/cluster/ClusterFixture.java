@@ -9,6 +9,7 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.RunPhase;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -161,7 +162,7 @@ final class ClusterFixture {
     return b;
   }
 
-  static BackupStatus status(String phase) {
+  static BackupStatus status(RunPhase phase) {
     BackupStatus s = new BackupStatus();
     s.phase = phase;
     return s;

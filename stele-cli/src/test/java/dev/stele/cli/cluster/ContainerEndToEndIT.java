@@ -11,8 +11,11 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.testing.RandomTree;
@@ -217,7 +220,8 @@ class ContainerEndToEndIT {
         "location Available",
         () -> {
           var b = client.resources(BackupStorageLocation.class).inNamespace(NS).withName("default");
-          return b.get().getStatus() != null && "Available".equals(b.get().getStatus().phase);
+          return b.get().getStatus() != null
+              && b.get().getStatus().phase == LocationPhase.AVAILABLE;
         });
     await(
         "repository Ready",
@@ -228,7 +232,7 @@ class ContainerEndToEndIT {
                   .inNamespace(NS)
                   .withName("default")
                   .get();
-          return r != null && r.getStatus() != null && "Ready".equals(r.getStatus().phase);
+          return r != null && r.getStatus() != null && r.getStatus().phase == RepositoryPhase.READY;
         });
 
     // An application with data in its pod volume, on node-1.
@@ -251,9 +255,9 @@ class ContainerEndToEndIT {
             () -> client.resources(Backup.class).inNamespace(NS).withName("nightly").get(),
             b ->
                 b.getStatus() != null
-                    && List.of("Completed", "PartiallyFailed", "Failed")
+                    && List.of(RunPhase.COMPLETED, RunPhase.PARTIALLY_FAILED, RunPhase.FAILED)
                         .contains(b.getStatus().phase));
-    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo("Completed");
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(done.getStatus().volumesCompleted).isEqualTo(1);
 
     Restore restore = new Restore();
@@ -288,9 +292,11 @@ class ContainerEndToEndIT {
             () -> client.resources(Restore.class).inNamespace(NS).withName("copy").get(),
             r ->
                 r.getStatus() != null
-                    && List.of("Completed", "PartiallyFailed", "Failed")
+                    && List.of(RunPhase.COMPLETED, RunPhase.PARTIALLY_FAILED, RunPhase.FAILED)
                         .contains(r.getStatus().phase));
-    assertThat(finished.getStatus().phase).as(finished.getStatus().message).isEqualTo("Completed");
+    assertThat(finished.getStatus().phase)
+        .as(finished.getStatus().message)
+        .isEqualTo(RunPhase.COMPLETED);
     // The node agent's mark that the volume is filled (restore-wait waits for it), then the data.
     Path mark = restored.resolve(".stele").resolve(finished.getMetadata().getUid());
     assertThat(mark).exists();

@@ -9,6 +9,7 @@ import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
+import dev.stele.k8s.api.DeletionPolicy;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -351,7 +352,7 @@ class InstallCommandTest {
   private BackupStorageLocationRepository repositoryWithDeletePolicy() {
     var spec = new BackupStorageLocationRepositorySpec();
     spec.backupStorageLocation = "default";
-    spec.deletionPolicy = BackupStorageLocationRepositorySpec.DELETE;
+    spec.deletionPolicy = DeletionPolicy.DELETE.value();
     var r = new BackupStorageLocationRepository();
     r.setMetadata(
         new ObjectMetaBuilder()

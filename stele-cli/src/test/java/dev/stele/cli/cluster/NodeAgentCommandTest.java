@@ -11,9 +11,11 @@ import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.SteleOperator;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.DefaultStoreFactory;
@@ -146,7 +148,7 @@ class NodeAgentCommandTest {
                   .inNamespace(NS)
                   .withName("default")
                   .get(),
-          r -> r.getStatus() != null && "Ready".equals(r.getStatus().phase));
+          r -> r.getStatus() != null && r.getStatus().phase == RepositoryPhase.READY);
     }
 
     System.err.printf(
@@ -221,7 +223,7 @@ class NodeAgentCommandTest {
                           .inNamespace(NS)
                           .withName("web-data")
                           .get(),
-                  p -> p.getStatus() != null && "Completed".equals(p.getStatus().phase))
+                  p -> p.getStatus() != null && p.getStatus().phase == PodVolumePhase.COMPLETED)
               .getStatus();
       System.err.printf(
           "NodeAgentCommandTest: PodVolumeBackup completed %d ms after it was created%n",
@@ -277,7 +279,7 @@ class NodeAgentCommandTest {
                               .inNamespace(NS)
                               .withName("web-restored-data")
                               .get(),
-                      p -> p.getStatus() != null && "Completed".equals(p.getStatus().phase))
+                      p -> p.getStatus() != null && p.getStatus().phase == PodVolumePhase.COMPLETED)
                   .getStatus()
                   .path)
           .isEqualTo(target.toString());

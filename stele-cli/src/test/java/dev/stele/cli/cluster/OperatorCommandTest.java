@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.testing.ApiServer;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -94,14 +96,14 @@ class OperatorCommandTest {
       bsl.setSpec(spec);
       client.resource(bsl).create();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      String phase = null;
-      while (System.nanoTime() < deadline && !"Available".equals(phase)) {
+      LocationPhase phase = null;
+      while (System.nanoTime() < deadline && phase != LocationPhase.AVAILABLE) {
         var got =
             client.resources(BackupStorageLocation.class).inNamespace("stele").withName("default");
         phase = got.get().getStatus() == null ? null : got.get().getStatus().phase;
         Thread.sleep(100);
       }
-      assertThat(phase).as("phase; stderr: %s", stderr()).isEqualTo("Available");
+      assertThat(phase).as("phase; stderr: %s", stderr()).isEqualTo(LocationPhase.AVAILABLE);
 
       // Its repository too: finalizer and status go through server-side apply.
       await(
@@ -113,7 +115,9 @@ class OperatorCommandTest {
                     .inNamespace("stele")
                     .withName("default")
                     .get();
-            return r != null && r.getStatus() != null && "Ready".equals(r.getStatus().phase);
+            return r != null
+                && r.getStatus() != null
+                && r.getStatus().phase == RepositoryPhase.READY;
           });
 
       var metrics = get(port, "/metrics");

@@ -7,13 +7,16 @@ import dev.stele.cli.ExitCode;
 import dev.stele.cli.Format;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.PodRef;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.Schedule;
+import dev.stele.k8s.api.SchedulePhase;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -49,7 +52,7 @@ class RestoreScheduleCommandsTest {
 
   @Test
   void restoreCreateMakesARestoreWithTheSpecTheOptionsDescribe() {
-    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
 
     Cli.Run run =
         k8s.run(
@@ -93,7 +96,7 @@ class RestoreScheduleCommandsTest {
 
   @Test
   void restoreCreateNamesTheRestoreAfterTheBackupAndTheTime() {
-    k8s.backup("nightly", null, ClusterFixture.status("PartiallyFailed"));
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.PARTIALLY_FAILED));
     String before = stamp();
 
     Cli.Run run = k8s.run("restore", "create", "--from-backup", "nightly");
@@ -116,9 +119,9 @@ class RestoreScheduleCommandsTest {
 
   @Test
   void restoreCreateRefusesBadInputAndUnusableBackupsAndCreatesNothing() {
-    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
-    k8s.backup("running", null, ClusterFixture.status("InProgress"));
-    var failed = ClusterFixture.status("Failed");
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
+    k8s.backup("running", null, ClusterFixture.status(RunPhase.IN_PROGRESS));
+    var failed = ClusterFixture.status(RunPhase.FAILED);
     failed.message = "boom";
     k8s.backup("broken", null, failed);
 
@@ -197,7 +200,7 @@ class RestoreScheduleCommandsTest {
 
   @Test
   void restoreWaitEndsWithTheRestoresPhase() throws Exception {
-    k8s.backup("nightly", null, ClusterFixture.status("Completed"));
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
     CompletableFuture<Cli.Run> run =
         CompletableFuture.supplyAsync(
             () ->
@@ -220,7 +223,7 @@ class RestoreScheduleCommandsTest {
     Thread.sleep(100);
     assertThat(run).isNotDone();
     RestoreStatus s = new RestoreStatus();
-    s.phase = "PartiallyFailed";
+    s.phase = RunPhase.PARTIALLY_FAILED;
     s.message = "1 object could not be created";
     r.setStatus(s);
     k8s.updateStatus(r);
@@ -241,7 +244,7 @@ class RestoreScheduleCommandsTest {
     r.setSpec(spec);
     r = k8s.create(r);
     RestoreStatus s = new RestoreStatus();
-    s.phase = "Completed";
+    s.phase = RunPhase.COMPLETED;
     s.itemsRestored = 9;
     s.itemsSkipped = 2;
     s.warnings = 2;
@@ -265,7 +268,7 @@ class RestoreScheduleCommandsTest {
     pvr.setSpec(pvrSpec);
     pvr = k8s.create(pvr);
     var pvs = new PodVolumeStatus();
-    pvs.phase = "Completed";
+    pvs.phase = PodVolumePhase.COMPLETED;
     pvs.bytesDone = 2048L;
     pvs.bytesTotal = 2048L;
     pvr.setStatus(pvs);
@@ -362,7 +365,7 @@ class RestoreScheduleCommandsTest {
     sch.setSpec(spec);
     sch = k8s.create(sch);
     ScheduleStatus st = new ScheduleStatus();
-    st.phase = "Enabled";
+    st.phase = SchedulePhase.ENABLED;
     Instant now = Instant.now();
     st.lastBackup = now.minus(Duration.ofHours(5)).minusSeconds(30).toString();
     st.nextBackup = now.plus(Duration.ofHours(19)).plusSeconds(30).toString();

@@ -9,15 +9,9 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackupStatus {
-  public static final String IN_PROGRESS = "InProgress";
-  public static final String WAITING_FOR_VOLUMES = "WaitingForVolumes";
-  public static final String COMPLETED = "Completed";
-  public static final String PARTIALLY_FAILED = "PartiallyFailed";
-  public static final String FAILED = "Failed";
-
   @JsonPropertyDescription(
       "InProgress, WaitingForVolumes, then Completed, PartiallyFailed or Failed")
-  public String phase;
+  public RunPhase phase;
 
   public String message;
 

@@ -13,9 +13,6 @@ import io.fabric8.kubernetes.api.model.SecretKeySelector;
 /** What a {@link BackupStorageLocationRepository} asks for. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackupStorageLocationRepositorySpec {
-  public static final String RETAIN = "Retain";
-  public static final String DELETE = "Delete";
-
   @Required
   @JsonPropertyDescription("The BackupStorageLocation, in this namespace, holding the repository")
   public String backupStorageLocation;
@@ -45,8 +42,13 @@ public class BackupStorageLocationRepositorySpec {
           + " deleting it deletes the repository's blobs that retention allows and reports the"
           + " rest.")
   @Pattern("^(Retain|Delete)$")
-  @Default(RETAIN)
+  @Default("Retain")
   public String deletionPolicy;
+
+  /** The deletion policy asked for: Retain unless it says Delete. */
+  public DeletionPolicy deletion() {
+    return DeletionPolicy.of(deletionPolicy).orElse(DeletionPolicy.RETAIN);
+  }
 
   /** When maintenance runs. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

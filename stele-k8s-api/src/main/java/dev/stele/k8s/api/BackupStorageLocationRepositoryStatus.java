@@ -9,12 +9,8 @@ import java.util.List;
 /** What the operator last found, and did, in a {@link BackupStorageLocationRepository}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackupStorageLocationRepositoryStatus {
-  public static final String NEW = "New";
-  public static final String READY = "Ready";
-  public static final String NOT_READY = "NotReady";
-
   @JsonPropertyDescription("New, Ready or NotReady")
-  public String phase;
+  public RepositoryPhase phase;
 
   public String message;
 
@@ -59,10 +55,10 @@ public class BackupStorageLocationRepositoryStatus {
   @JsonInclude(JsonInclude.Include.NON_NULL)
   public static class MaintenanceRun {
     @JsonPropertyDescription("Quick or Full")
-    public String kind;
+    public MaintenanceKind kind;
 
     @JsonPropertyDescription("Succeeded or Failed")
-    public String result;
+    public MaintenanceResult result;
 
     public String startTimestamp;
     public String completeTimestamp;

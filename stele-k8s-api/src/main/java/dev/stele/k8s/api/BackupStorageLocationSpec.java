@@ -33,6 +33,11 @@ public class BackupStorageLocationSpec {
   @Default("ReadWrite")
   public String accessMode;
 
+  /** The access mode asked for: ReadWrite unless it says ReadOnly. */
+  public AccessMode access() {
+    return AccessMode.of(accessMode).orElse(AccessMode.READ_WRITE);
+  }
+
   @JsonPropertyDescription("How often the bucket is checked again, such as 1m, 30s or 1h30m")
   @Pattern("^([0-9]+(ms|s|m|h|d))+$")
   @Default("1m")

@@ -9,11 +9,8 @@ import java.util.List;
 /** What the operator last found at a {@link BackupStorageLocation}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class BackupStorageLocationStatus {
-  public static final String AVAILABLE = "Available";
-  public static final String UNAVAILABLE = "Unavailable";
-
   @JsonPropertyDescription("Available or Unavailable")
-  public String phase;
+  public LocationPhase phase;
 
   @JsonPropertyDescription("Why the location is Unavailable, as what to change")
   public String message;

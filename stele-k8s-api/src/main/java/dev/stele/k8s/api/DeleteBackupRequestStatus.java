@@ -7,11 +7,8 @@ import java.util.List;
 /** What a deletion did, and what it could not do yet. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class DeleteBackupRequestStatus {
-  public static final String IN_PROGRESS = "InProgress";
-  public static final String PROCESSED = "Processed";
-
   @JsonPropertyDescription("InProgress, then Processed")
-  public String phase;
+  public DeletionPhase phase;
 
   public String message;
 

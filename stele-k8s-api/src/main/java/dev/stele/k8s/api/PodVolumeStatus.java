@@ -6,13 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 /** Progress of a {@link PodVolumeBackup} or {@link PodVolumeRestore}, written by the node agent. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodVolumeStatus {
-  public static final String NEW = "New";
-  public static final String IN_PROGRESS = "InProgress";
-  public static final String COMPLETED = "Completed";
-  public static final String FAILED = "Failed";
-
   @JsonPropertyDescription("New, InProgress, then Completed or Failed")
-  public String phase;
+  public PodVolumePhase phase;
 
   public String message;
 

@@ -6,11 +6,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 /** A {@link Schedule}'s state. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class ScheduleStatus {
-  public static final String ENABLED = "Enabled";
-  public static final String FAILED_VALIDATION = "FailedValidation";
-
   @JsonPropertyDescription("Enabled or FailedValidation")
-  public String phase;
+  public SchedulePhase phase;
 
   public String message;
 

@@ -1,5 +1,6 @@
 package dev.stele.operator.backup;
 
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Times;
 import dev.stele.repo.SnapshotManifest;
@@ -31,7 +32,7 @@ public record BackupLabels(
     String namespace,
     String uid,
     String partOf,
-    String phase,
+    RunPhase phase,
     Instant expiration,
     Integer items,
     Integer warnings,
@@ -47,7 +48,7 @@ public record BackupLabels(
       String name,
       String namespace,
       String uid,
-      String phase,
+      RunPhase phase,
       Instant expiration,
       int items,
       int warnings,
@@ -63,7 +64,7 @@ public record BackupLabels(
         l.get(SteleApi.BACKUP_NAMESPACE_LABEL),
         l.get(SteleApi.BACKUP_UID_LABEL),
         l.get(SteleApi.PART_OF_LABEL),
-        l.get(SteleApi.BACKUP_PHASE_LABEL),
+        RunPhase.of(l.get(SteleApi.BACKUP_PHASE_LABEL)).orElse(null),
         Times.parse(l.get(SteleApi.BACKUP_EXPIRATION_LABEL)),
         integer(l.get(SteleApi.BACKUP_ITEMS_LABEL)),
         integer(l.get(SteleApi.BACKUP_WARNINGS_LABEL)),
@@ -82,7 +83,7 @@ public record BackupLabels(
     put(labels, SteleApi.BACKUP_NAME_LABEL, name);
     put(labels, SteleApi.BACKUP_NAMESPACE_LABEL, namespace);
     put(labels, SteleApi.BACKUP_UID_LABEL, uid);
-    put(labels, SteleApi.BACKUP_PHASE_LABEL, phase);
+    put(labels, SteleApi.BACKUP_PHASE_LABEL, phase == null ? null : phase.value());
     put(labels, SteleApi.BACKUP_EXPIRATION_LABEL, expiration);
     put(labels, SteleApi.BACKUP_ITEMS_LABEL, items);
     put(labels, SteleApi.BACKUP_WARNINGS_LABEL, warnings);

@@ -1,10 +1,9 @@
 package dev.stele.operator.backup;
 
-import static dev.stele.k8s.api.BackupStatus.COMPLETED;
-import static dev.stele.k8s.api.BackupStatus.FAILED;
-import static dev.stele.k8s.api.BackupStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.BackupStatus.PARTIALLY_FAILED;
-import static dev.stele.k8s.api.BackupStatus.WAITING_FOR_VOLUMES;
+import static dev.stele.k8s.api.RunPhase.COMPLETED;
+import static dev.stele.k8s.api.RunPhase.FAILED;
+import static dev.stele.k8s.api.RunPhase.IN_PROGRESS;
+import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
@@ -13,7 +12,8 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
-import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.PodVolumePhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.Durations;
@@ -126,9 +126,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
       return null;
     }
     BackupStatus status = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (COMPLETED.equals(status.phase)
-        || PARTIALLY_FAILED.equals(status.phase)
-        || FAILED.equals(status.phase)) {
+    if (status.phase != null && status.phase.isFinal()) {
       return null;
     }
     backup.setStatus(status);
@@ -148,10 +146,10 @@ public final class BackupReconciler implements Reconciler<Backup> {
       return finish(backup, FAILED, e.getMessage());
     }
     status.repository = bslr.getMetadata().getName();
-    if (IN_PROGRESS.equals(status.phase)) {
+    if (status.phase == IN_PROGRESS) {
       return recover(backup, bslr);
     }
-    if (WAITING_FOR_VOLUMES.equals(status.phase)) {
+    if (status.phase == WAITING_FOR_VOLUMES) {
       return awaitVolumes(backup, bslr);
     }
     String why = Repositories.notReady(bslr);
@@ -211,7 +209,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
       status.volumesFailed = 0;
       status.message = "waiting for " + volumes.size() + " pod volumes";
       client.resource(backup).updateStatus();
-      events.record(backup, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
+      events.record(backup, Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
       return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       return fail(backup, "repository " + status.repository + ": " + e.getMessage(), e);
@@ -288,10 +286,10 @@ public final class BackupReconciler implements Reconciler<Backup> {
     int completed = 0;
     int failed = 0;
     for (PodVolumeBackup pvb : requests) {
-      String phase = pvb.getStatus() == null ? null : pvb.getStatus().phase;
-      if (PodVolumeStatus.COMPLETED.equals(phase)) {
+      PodVolumePhase phase = pvb.getStatus() == null ? null : pvb.getStatus().phase;
+      if (phase == PodVolumePhase.COMPLETED) {
         completed++;
-      } else if (PodVolumeStatus.FAILED.equals(phase)) {
+      } else if (phase == PodVolumePhase.FAILED) {
         failed++;
       }
     }
@@ -362,7 +360,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
             + (doc.warnings().isEmpty()
                 ? ""
                 : "; warnings: " + String.join("; ", first(doc.warnings())));
-    return finish(backup, doc.phase(), message);
+    return finish(backup, RunPhase.of(doc.phase()).orElseThrow(), message);
   }
 
   private static List<String> first(List<String> all) {
@@ -394,7 +392,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
     status.items = labels.items();
     status.warnings = labels.warnings();
     status.errors = labels.errors();
-    String phase = labels.phase() == null ? COMPLETED : labels.phase();
+    RunPhase phase = labels.phase() == null ? COMPLETED : labels.phase();
     return finish(
         backup,
         phase,
@@ -420,13 +418,13 @@ public final class BackupReconciler implements Reconciler<Backup> {
     return finish(backup, FAILED, message);
   }
 
-  private Duration finish(Backup backup, String phase, String message) {
+  private Duration finish(Backup backup, RunPhase phase, String message) {
     BackupStatus status = backup.getStatus();
     status.phase = phase;
     status.message = message;
     status.completionTimestamp = settings.clock().instant().toString();
     client.resource(backup).updateStatus();
-    events.record(backup, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
+    events.record(backup, phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
     return null;
   }
 }

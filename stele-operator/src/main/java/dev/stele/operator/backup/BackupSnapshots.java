@@ -1,8 +1,9 @@
 package dev.stele.operator.backup;
 
-import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -144,7 +145,7 @@ final class BackupSnapshots {
       PodVolumeStatus s = pvb.getStatus() == null ? new PodVolumeStatus() : pvb.getStatus();
       String what = "volume " + spec.pod.namespace + "/" + spec.pod.name + "/" + spec.volume;
       long bytes = s.bytesDone == null ? 0 : s.bytesDone;
-      if (PodVolumeStatus.COMPLETED.equals(s.phase) && s.snapshotID != null) {
+      if (s.phase == PodVolumePhase.COMPLETED && s.snapshotID != null) {
         SnapshotManifest vm = catalog.read(Id.parse(s.snapshotID));
         Node dir = browser.find(vm, vm.paths().get(0));
         var v =
@@ -152,7 +153,7 @@ final class BackupSnapshots {
                 spec.pod.namespace,
                 spec.pod.name,
                 spec.volume,
-                PodVolumeStatus.COMPLETED,
+                PodVolumePhase.COMPLETED.value(),
                 null,
                 s.snapshotID,
                 bytes);
@@ -167,7 +168,7 @@ final class BackupSnapshots {
                 spec.pod.namespace,
                 spec.pod.name,
                 spec.volume,
-                PodVolumeStatus.FAILED,
+                PodVolumePhase.FAILED.value(),
                 why,
                 null,
                 0));
@@ -175,7 +176,7 @@ final class BackupSnapshots {
         line(log, "error: " + what + ": " + why);
       }
     }
-    String phase = errors.isEmpty() ? BackupStatus.COMPLETED : BackupStatus.PARTIALLY_FAILED;
+    RunPhase phase = errors.isEmpty() ? RunPhase.COMPLETED : RunPhase.PARTIALLY_FAILED;
     Instant now = clock.instant();
     line(log, "backup " + phase + " at " + now);
     BackupDocument doc =
@@ -185,7 +186,7 @@ final class BackupSnapshots {
             sofar.namespace(),
             sofar.uid(),
             sofar.spec(),
-            phase,
+            phase.value(),
             sofar.started(),
             now.toString(),
             sofar.expiration(),

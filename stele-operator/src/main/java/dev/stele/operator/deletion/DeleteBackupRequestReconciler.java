@@ -1,8 +1,9 @@
 package dev.stele.operator.deletion;
 
-import static dev.stele.k8s.api.DeleteBackupRequestStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.DeleteBackupRequestStatus.PROCESSED;
+import static dev.stele.k8s.api.DeletionPhase.IN_PROGRESS;
+import static dev.stele.k8s.api.DeletionPhase.PROCESSED;
 
+import dev.stele.k8s.api.AccessMode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocation;
@@ -10,6 +11,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
@@ -82,7 +84,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     DeleteBackupRequestStatus status =
         request.getStatus() == null ? new DeleteBackupRequestStatus() : request.getStatus();
     request.setStatus(status);
-    if (PROCESSED.equals(status.phase)) {
+    if (status.phase == PROCESSED) {
       return null;
     }
     String name = request.getSpec() == null ? null : request.getSpec().backupName;
@@ -129,7 +131,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
             .inNamespace(ns)
             .withName(bslr.getSpec().backupStorageLocation)
             .get();
-    if (bsl != null && "ReadOnly".equals(bsl.getSpec().accessMode)) {
+    if (bsl != null && bsl.getSpec().access() == AccessMode.READ_ONLY) {
       return error(
           request,
           "BackupStorageLocation "
@@ -178,10 +180,8 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
   }
 
   /** Whether a Backup in {@code phase} has run to its end. */
-  static boolean finished(String phase) {
-    return BackupStatus.COMPLETED.equals(phase)
-        || BackupStatus.PARTIALLY_FAILED.equals(phase)
-        || BackupStatus.FAILED.equals(phase);
+  static boolean finished(RunPhase phase) {
+    return phase != null && phase.isFinal();
   }
 
   /** Records what was forgotten, then removes the Backup and its PodVolumeBackups. */
@@ -235,7 +235,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
 
   private Duration waiting(DeleteBackupRequest request, String message) {
     DeleteBackupRequestStatus status = request.getStatus();
-    if (!IN_PROGRESS.equals(status.phase) || !message.equals(status.message)) {
+    if (status.phase != IN_PROGRESS || !message.equals(status.message)) {
       status.phase = IN_PROGRESS;
       status.message = message;
       status.errors = null;
@@ -247,7 +247,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
 
   private Duration error(DeleteBackupRequest request, String message) {
     DeleteBackupRequestStatus status = request.getStatus();
-    if (!IN_PROGRESS.equals(status.phase) || !Objects.equals(status.errors, List.of(message))) {
+    if (status.phase != IN_PROGRESS || !Objects.equals(status.errors, List.of(message))) {
       status.phase = IN_PROGRESS;
       status.message = message;
       status.errors = List.of(message);

@@ -1,9 +1,12 @@
 package dev.stele.operator.kube;
 
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.MaintenanceKind;
+import dev.stele.k8s.api.MaintenanceResult;
+import dev.stele.k8s.api.RepositoryPhase;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,9 +18,6 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Concurrency: safe for many threads.
  */
 public final class OperatorMetrics {
-  private static final List<String> LOCATION_PHASES = List.of("Available", "Unavailable");
-  private static final List<String> REPOSITORY_PHASES = List.of("New", "Ready", "NotReady");
-
   private final MeterRegistry registry;
   private final Map<String, AtomicInteger> gauges = new ConcurrentHashMap<>();
 
@@ -29,15 +29,16 @@ public final class OperatorMetrics {
     return registry;
   }
 
-  public void locationPhase(HasMetadata bsl, String phase) {
-    phase("stele_location_phase", LOCATION_PHASES, bsl, phase);
+  public void locationPhase(HasMetadata bsl, LocationPhase phase) {
+    phase("stele_location_phase", LocationPhase.values(), bsl, phase);
   }
 
-  public void repositoryPhase(HasMetadata bslr, String phase) {
-    phase("stele_repository_phase", REPOSITORY_PHASES, bslr, phase);
+  public void repositoryPhase(HasMetadata bslr, RepositoryPhase phase) {
+    phase("stele_repository_phase", RepositoryPhase.values(), bslr, phase);
   }
 
-  public void maintenance(HasMetadata bslr, String kind, String result, int deleted) {
+  public void maintenance(
+      HasMetadata bslr, MaintenanceKind kind, MaintenanceResult result, int deleted) {
     Tags tags =
         Tags.of(
             "namespace",
@@ -45,17 +46,18 @@ public final class OperatorMetrics {
             "name",
             bslr.getMetadata().getName(),
             "kind",
-            kind,
+            kind.value(),
             "result",
-            result);
+            result.value());
     registry.counter("stele_maintenance_runs", tags).increment();
     registry.counter("stele_maintenance_deleted_blobs", tags).increment(deleted);
   }
 
-  private void phase(String metric, List<String> phases, HasMetadata r, String current) {
+  private <P extends Enum<P>> void phase(String metric, P[] phases, HasMetadata r, P current) {
     String ns = r.getMetadata().getNamespace();
     String name = r.getMetadata().getName();
-    for (String p : phases) {
+    for (P phase : phases) {
+      String p = phase.toString();
       String key = metric + "/" + ns + "/" + name + "/" + p;
       AtomicInteger gauge =
           gauges.computeIfAbsent(
@@ -65,7 +67,7 @@ public final class OperatorMetrics {
                       metric,
                       Tags.of("namespace", ns, "name", name, "phase", p),
                       new AtomicInteger()));
-      gauge.set(p.equals(current) ? 1 : 0);
+      gauge.set(phase == current ? 1 : 0);
     }
   }
 }

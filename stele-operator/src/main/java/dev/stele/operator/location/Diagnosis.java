@@ -1,5 +1,6 @@
 package dev.stele.operator.location;
 
+import dev.stele.k8s.api.Provider;
 import dev.stele.operator.store.Place;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -45,7 +46,9 @@ final class Diagnosis {
   }
 
   private static String endpoint(Place place) {
-    return place.config().getOrDefault("s3Url", place.provider().equals("s3") ? "AWS S3" : "disk");
+    return place
+        .config()
+        .getOrDefault("s3Url", Provider.S3.value().equals(place.provider()) ? "AWS S3" : "disk");
   }
 
   private static boolean hasCause(Throwable e, Class<? extends Throwable> type) {

@@ -2,10 +2,11 @@ package dev.stele.operator.location;
 
 import dev.stele.blob.Retention;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.LockMode;
+import dev.stele.k8s.api.Provider;
 import dev.stele.operator.kube.Durations;
 import dev.stele.s3.BucketConfig;
 import java.time.Duration;
-import java.util.Locale;
 
 /**
  * Decides, from what a location asks for and what its bucket reports, whether repositories can live
@@ -22,8 +23,14 @@ final class LocationCheck {
   }
 
   static Verdict decide(
-      String provider, BackupStorageLocationSpec.ObjectLock asked, BucketConfig b) {
-    String mode = asked == null || asked.mode == null ? "Detect" : asked.mode;
+      Provider provider, BackupStorageLocationSpec.ObjectLock asked, BucketConfig b) {
+    String spelled = asked == null || asked.mode == null ? LockMode.DETECT.value() : asked.mode;
+    LockMode mode = LockMode.of(spelled).orElse(null);
+    if (mode == null) {
+      return new Verdict(
+          null,
+          "objectLock.mode " + spelled + " is not one of Detect, None, Governance, Compliance");
+    }
     Duration minimum;
     try {
       minimum = Durations.parse(asked == null ? null : asked.minimumRetention, Duration.ZERO);
@@ -31,17 +38,17 @@ final class LocationCheck {
       return new Verdict(null, "objectLock.minimumRetention: " + e.getMessage());
     }
     switch (mode) {
-      case "None":
+      case NONE:
         return new Verdict(Lock.NONE, null);
-      case "Detect":
+      case DETECT:
         if (b.defaultMode() == Retention.Mode.NONE) {
           return new Verdict(Lock.NONE, null);
         }
         Duration period = minimum.isZero() ? b.defaultPeriod() : minimum;
         return new Verdict(new Lock(b.defaultMode(), period), null);
-      case "Governance":
-      case "Compliance":
-        Retention.Mode wanted = Retention.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
+      case GOVERNANCE:
+      case COMPLIANCE:
+        Retention.Mode wanted = Retention.Mode.valueOf(mode.name());
         if (minimum.isZero()) {
           if (b.defaultMode() == Retention.Mode.NONE) {
             return new Verdict(
@@ -53,7 +60,7 @@ final class LocationCheck {
           }
           minimum = b.defaultPeriod();
         }
-        if (!provider.equals("filesystem")) {
+        if (provider != Provider.FILESYSTEM) {
           if (!b.objectLock()) {
             return new Verdict(
                 null,
@@ -74,11 +81,8 @@ final class LocationCheck {
           }
         }
         return new Verdict(new Lock(wanted, minimum), null);
-      default:
-        return new Verdict(
-            null,
-            "objectLock.mode " + mode + " is not one of Detect, None, Governance, Compliance");
     }
+    throw new AssertionError(mode);
   }
 
   /** {@code compliance/30d} or {@code none}: the bucket's default rule. */

@@ -5,6 +5,8 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.Provider;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Conditions;
 import dev.stele.operator.kube.Durations;
@@ -77,7 +79,7 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
     status.lastValidationTime = now.toString();
     status.observedGeneration = generation;
     status.conditions = old == null ? status.conditions : old.conditions;
-    boolean available = BackupStorageLocationStatus.AVAILABLE.equals(status.phase);
+    boolean available = status.phase == LocationPhase.AVAILABLE;
     Conditions.set(
         status.conditions,
         "Available",
@@ -90,12 +92,12 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
     // The metric first: whoever sees the new status can also scrape it.
     metrics.locationPhase(bsl, status.phase);
     client.resource(bsl).updateStatus();
-    String before = old == null ? null : old.phase;
-    if (!status.phase.equals(before)) {
+    LocationPhase before = old == null ? null : old.phase;
+    if (status.phase != before) {
       events.record(
           bsl,
           available ? Events.NORMAL : Events.WARNING,
-          status.phase,
+          status.phase.value(),
           available
               ? "bucket validated: " + status.versioning + " versioning, lock " + status.lock
               : status.message);
@@ -119,20 +121,21 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
       status.versioning = bucket.versioning();
       status.objectLockEnabled = bucket.objectLock();
       status.defaultRetention = LocationCheck.defaultRule(bucket);
-      LocationCheck.Verdict verdict = LocationCheck.decide(spec.provider, spec.objectLock, bucket);
+      LocationCheck.Verdict verdict =
+          LocationCheck.decide(Provider.of(spec.provider).orElseThrow(), spec.objectLock, bucket);
       if (verdict.ok()) {
-        status.phase = BackupStorageLocationStatus.AVAILABLE;
+        status.phase = LocationPhase.AVAILABLE;
         status.lock = verdict.lock().toString();
         status.message = "";
       } else {
-        status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+        status.phase = LocationPhase.UNAVAILABLE;
         status.message = verdict.problem();
       }
     } catch (InvalidResourceException | IllegalArgumentException e) {
-      status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+      status.phase = LocationPhase.UNAVAILABLE;
       status.message = e.getMessage();
     } catch (IOException e) {
-      status.phase = BackupStorageLocationStatus.UNAVAILABLE;
+      status.phase = LocationPhase.UNAVAILABLE;
       status.message = Diagnosis.of(place, e);
     }
     return status;

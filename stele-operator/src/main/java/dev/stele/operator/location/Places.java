@@ -2,6 +2,7 @@ package dev.stele.operator.location;
 
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.Provider;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Secrets;
 import dev.stele.operator.store.Place;
@@ -17,7 +18,7 @@ public final class Places {
     if (spec == null || spec.provider == null) {
       throw new InvalidResourceException("spec.provider is required (s3 or filesystem)");
     }
-    if (!spec.provider.equals("s3") && !spec.provider.equals("filesystem")) {
+    if (Provider.of(spec.provider).isEmpty()) {
       throw new InvalidResourceException(
           "spec.provider " + spec.provider + " is not supported: use s3 or filesystem");
     }

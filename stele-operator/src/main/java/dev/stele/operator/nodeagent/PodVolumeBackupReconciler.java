@@ -1,9 +1,9 @@
 package dev.stele.operator.nodeagent;
 
-import static dev.stele.k8s.api.PodVolumeStatus.COMPLETED;
-import static dev.stele.k8s.api.PodVolumeStatus.FAILED;
-import static dev.stele.k8s.api.PodVolumeStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.PodVolumeStatus.NEW;
+import static dev.stele.k8s.api.PodVolumePhase.COMPLETED;
+import static dev.stele.k8s.api.PodVolumePhase.FAILED;
+import static dev.stele.k8s.api.PodVolumePhase.IN_PROGRESS;
+import static dev.stele.k8s.api.PodVolumePhase.NEW;
 
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeBackup;
@@ -160,7 +160,7 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
               s.bytesTotal = total;
               s.bytesDone = 0L;
             });
-    events.record(started, Events.NORMAL, IN_PROGRESS, started.getStatus().message);
+    events.record(started, Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
     FileBackupOptions options =
         FileBackupOptions.defaults(host)
             .withTags(List.of(SteleApi.POD_VOLUME_TAG))

@@ -1,12 +1,13 @@
 package dev.stele.operator.nodeagent;
 
-import static dev.stele.k8s.api.PodVolumeStatus.COMPLETED;
-import static dev.stele.k8s.api.PodVolumeStatus.FAILED;
-import static dev.stele.k8s.api.PodVolumeStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.PodVolumeStatus.NEW;
+import static dev.stele.k8s.api.PodVolumePhase.COMPLETED;
+import static dev.stele.k8s.api.PodVolumePhase.FAILED;
+import static dev.stele.k8s.api.PodVolumePhase.IN_PROGRESS;
+import static dev.stele.k8s.api.PodVolumePhase.NEW;
 
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
@@ -159,7 +160,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
               s.bytesTotal = snapshot.stats().bytes();
               s.bytesDone = 0L;
             });
-    events.record(started, Events.NORMAL, IN_PROGRESS, started.getStatus().message);
+    events.record(started, Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
     AtomicLong planned = new AtomicLong();
     AtomicLong written = new AtomicLong();
     List<String> warnings = new ArrayList<>();
@@ -236,10 +237,10 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
    * changed, as any agent may while the pod has no node; a write that conflicts with another
    * agent's is dropped. Returns when to look again.
    */
-  private Duration waitFor(PodVolumeRestore pvr, String message, String phase) {
+  private Duration waitFor(PodVolumeRestore pvr, String message, PodVolumePhase phase) {
     PodVolumeStatus s = pvr.getStatus() == null ? new PodVolumeStatus() : pvr.getStatus();
-    boolean failed = FAILED.equals(phase);
-    if (!message.equals(s.message) || !phase.equals(s.phase)) {
+    boolean failed = phase == FAILED;
+    if (!message.equals(s.message) || phase != s.phase) {
       s.phase = phase;
       s.message = message;
       if (failed) {
@@ -249,7 +250,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
       try {
         PodVolumeRestore written = client.resource(pvr).updateStatus();
         if (failed) {
-          events.record(written, Events.WARNING, FAILED, message);
+          events.record(written, Events.WARNING, FAILED.value(), message);
         }
       } catch (KubernetesClientException e) {
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {

@@ -1,8 +1,6 @@
 package dev.stele.operator.nodeagent;
 
-import static dev.stele.k8s.api.PodVolumeStatus.COMPLETED;
-import static dev.stele.k8s.api.PodVolumeStatus.FAILED;
-
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Settings;
@@ -62,7 +60,7 @@ abstract class RequestReconciler<R extends CustomResource<?, PodVolumeStatus>>
   }
 
   /** Ends the request: phase, message and completion time, and an Event; returns null. */
-  final Duration finish(StatusWriter<R> status, String phase, String message) {
+  final Duration finish(StatusWriter<R> status, PodVolumePhase phase, String message) {
     R done =
         status.write(
             s -> {
@@ -70,12 +68,16 @@ abstract class RequestReconciler<R extends CustomResource<?, PodVolumeStatus>>
               s.message = message;
               s.completionTimestamp = settings.clock().instant().toString();
             });
-    events.record(done, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
+    events.record(
+        done,
+        phase == PodVolumePhase.FAILED ? Events.WARNING : Events.NORMAL,
+        phase.value(),
+        message);
     return null;
   }
 
   static boolean isFinal(PodVolumeStatus s) {
-    return s != null && (COMPLETED.equals(s.phase) || FAILED.equals(s.phase));
+    return s != null && s.phase != null && s.phase.isFinal();
   }
 
   static boolean blank(String s) {

@@ -3,6 +3,7 @@ package dev.stele.operator.repository;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
@@ -87,7 +88,7 @@ public final class Repositories {
   /** Why the repository cannot be used yet, or null when it is Ready. */
   public static String notReady(BackupStorageLocationRepository bslr) {
     BackupStorageLocationRepositoryStatus rs = bslr.getStatus();
-    if (rs != null && BackupStorageLocationRepositoryStatus.READY.equals(rs.phase)) {
+    if (rs != null && rs.phase == RepositoryPhase.READY) {
       return null;
     }
     return "waiting for repository "

@@ -4,10 +4,12 @@ import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.BlobStore;
 import dev.stele.blob.Retention;
+import dev.stele.k8s.api.AccessMode;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
-import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.k8s.api.DeletionPolicy;
+import dev.stele.k8s.api.LocationPhase;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
@@ -43,7 +45,7 @@ final class RepositoryDeletion {
 
   DeleteControl cleanup(BackupStorageLocationRepository bslr) {
     BackupStorageLocationRepositorySpec spec = bslr.getSpec();
-    if (spec == null || !BackupStorageLocationRepositorySpec.DELETE.equals(spec.deletionPolicy)) {
+    if (spec == null || spec.deletion() != DeletionPolicy.DELETE) {
       return DeleteControl.defaultDelete();
     }
     String ns = bslr.getMetadata().getNamespace();
@@ -53,7 +55,7 @@ final class RepositoryDeletion {
             .inNamespace(ns)
             .withName(spec.backupStorageLocation)
             .get();
-    if (bsl == null || "ReadOnly".equals(bsl.getSpec().accessMode)) {
+    if (bsl == null || bsl.getSpec().access() == AccessMode.READ_ONLY) {
       events.record(
           bslr,
           Events.WARNING,
@@ -64,8 +66,7 @@ final class RepositoryDeletion {
               + ": the repository stays in the bucket");
       return DeleteControl.defaultDelete();
     }
-    if (bsl.getStatus() == null
-        || !BackupStorageLocationStatus.AVAILABLE.equals(bsl.getStatus().phase)) {
+    if (bsl.getStatus() == null || bsl.getStatus().phase != LocationPhase.AVAILABLE) {
       events.record(
           bslr,
           Events.WARNING,

@@ -4,6 +4,8 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.MaintenanceRun;
+import dev.stele.k8s.api.MaintenanceKind;
+import dev.stele.k8s.api.MaintenanceResult;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Verify;
 import dev.stele.maintenance.VerifyListener;
@@ -60,11 +62,11 @@ final class RepositoryMaintenance {
     Instant lastQuick = parse(status.lastMaintenanceTime, anchor);
     Instant lastFull = parse(status.lastFullMaintenanceTime, anchor);
     if (!now.isBefore(lastFull.plus(full))) {
-      run(bslr, repo, status, "Full", now);
+      run(bslr, repo, status, MaintenanceKind.FULL, now);
       status.lastFullMaintenanceTime = status.lastMaintenanceTime;
       lastQuick = lastFull = settings.clock().instant();
     } else if (!now.isBefore(lastQuick.plus(quick))) {
-      run(bslr, repo, status, "Quick", now);
+      run(bslr, repo, status, MaintenanceKind.QUICK, now);
       lastQuick = settings.clock().instant();
     }
     Instant after = settings.clock().instant();
@@ -82,7 +84,7 @@ final class RepositoryMaintenance {
       BackupStorageLocationRepository bslr,
       Repository repo,
       BackupStorageLocationRepositoryStatus status,
-      String kind,
+      MaintenanceKind kind,
       Instant start) {
     MaintenanceRun run = new MaintenanceRun();
     run.kind = kind;
@@ -92,11 +94,11 @@ final class RepositoryMaintenance {
       run.deleted = r.deleted();
       run.deferred = r.deferred();
       run.extended = r.extended();
-      run.result = "Succeeded";
-      if (kind.equals("Full")) {
+      run.result = MaintenanceResult.SUCCEEDED;
+      if (kind == MaintenanceKind.FULL) {
         Verify.Result v = new Verify(repo).run(false, VerifyListener.NONE);
         if (!v.ok()) {
-          run.result = "Failed";
+          run.result = MaintenanceResult.FAILED;
           run.message =
               "verification found "
                   + v.problems().size()
@@ -105,7 +107,7 @@ final class RepositoryMaintenance {
         }
       }
     } catch (IOException | RuntimeException e) {
-      run.result = "Failed";
+      run.result = MaintenanceResult.FAILED;
       run.message = e.getMessage();
     }
     run.completeTimestamp = settings.clock().instant().toString();
@@ -116,7 +118,7 @@ final class RepositoryMaintenance {
     }
     int deleted = run.deleted == null ? 0 : run.deleted;
     metrics.maintenance(bslr, kind, run.result, deleted);
-    if (run.result.equals("Failed")) {
+    if (run.result == MaintenanceResult.FAILED) {
       events.record(
           bslr, Events.WARNING, "MaintenanceFailed", kind + " maintenance failed: " + run.message);
     } else {

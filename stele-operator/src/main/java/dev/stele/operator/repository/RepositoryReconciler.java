@@ -1,15 +1,18 @@
 package dev.stele.operator.repository;
 
-import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.NOT_READY;
-import static dev.stele.k8s.api.BackupStorageLocationRepositoryStatus.READY;
+import static dev.stele.k8s.api.RepositoryPhase.NOT_READY;
+import static dev.stele.k8s.api.RepositoryPhase.READY;
 
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
+import dev.stele.k8s.api.AccessMode;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
+import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.kube.Conditions;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
@@ -46,7 +49,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -136,7 +138,7 @@ public final class RepositoryReconciler
     BackupStorageLocationRepositoryStatus old = bslr.getStatus();
     BackupStorageLocationRepositoryStatus status =
         old == null ? new BackupStorageLocationRepositoryStatus() : old;
-    String before = status.phase;
+    RepositoryPhase before = status.phase;
     String oldMessage = status.message;
     Duration next = settings.recheck();
     String refused = null;
@@ -169,7 +171,7 @@ public final class RepositoryReconciler
       status.message = "repository: " + e.getMessage();
     }
     status.observedGeneration = LocationReconciler.generation(bslr);
-    if (!READY.equals(status.phase)) {
+    if (status.phase != READY) {
       setReady(bslr, status, now);
     }
     Conditions.set(
@@ -183,12 +185,12 @@ public final class RepositoryReconciler
     bslr.setStatus(status);
     metrics.repositoryPhase(bslr, status.phase);
     client.resource(bslr).updateStatus();
-    if (!Objects.equals(before, status.phase)) {
+    if (before != status.phase) {
       events.record(
           bslr,
-          READY.equals(status.phase) ? Events.NORMAL : Events.WARNING,
-          status.phase,
-          READY.equals(status.phase) ? "repository " + status.url + " is ready" : status.message);
+          status.phase == READY ? Events.NORMAL : Events.WARNING,
+          status.phase.value(),
+          status.phase == READY ? "repository " + status.url + " is ready" : status.message);
     }
     if (refused != null && !refused.equals(oldMessage)) {
       events.record(bslr, Events.WARNING, "CreationParameterChanged", refused);
@@ -226,7 +228,7 @@ public final class RepositoryReconciler
       BackupStorageLocationRepository bslr,
       BackupStorageLocationRepositoryStatus status,
       Instant now) {
-    boolean ready = READY.equals(status.phase);
+    boolean ready = status.phase == READY;
     Conditions.set(
         status.conditions,
         "Ready",
@@ -271,7 +273,7 @@ public final class RepositoryReconciler
           "BackupStorageLocation " + spec.backupStorageLocation + " does not exist in " + ns);
     }
     BackupStorageLocationStatus located = bsl.getStatus();
-    if (located == null || !BackupStorageLocationStatus.AVAILABLE.equals(located.phase)) {
+    if (located == null || located.phase != LocationPhase.AVAILABLE) {
       throw new NotReadyException(
           "BackupStorageLocation "
               + spec.backupStorageLocation
@@ -286,7 +288,7 @@ public final class RepositoryReconciler
     } catch (InvalidResourceException e) {
       throw new NotReadyException(e.getMessage());
     }
-    boolean writable = !"ReadOnly".equals(bsl.getSpec().accessMode);
+    boolean writable = bsl.getSpec().access() != AccessMode.READ_ONLY;
     String path = place.repositoryPath(name);
     String url = place.url(path);
     Passwords passwords = new Passwords(client, bslr);

@@ -3,7 +3,7 @@ package dev.stele.operator.restore;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stele.k8s.api.PodRef;
-import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
@@ -112,7 +112,7 @@ final class ObjectRestorer {
     for (BackupDocument.Volume v :
         volumes.getOrDefault(pod.namespace() + "/" + pod.name(), List.of())) {
       String which = "volume " + v.volume() + " of pod " + pod.namespace() + "/" + pod.name();
-      if (!PodVolumeStatus.COMPLETED.equals(v.phase()) || v.snapshotID() == null) {
+      if (!PodVolumePhase.COMPLETED.value().equals(v.phase()) || v.snapshotID() == null) {
         outcome.warn(
             which
                 + " was not backed up ("

@@ -4,6 +4,7 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.Times;
 import java.time.Clock;
 import java.time.Instant;
@@ -122,7 +123,7 @@ final class Outcome {
 
   /** {@code restore.json}. */
   RestoreDocument document(
-      Restore restore, String phase, Instant completed, List<RestoreDocument.Volume> volumes) {
+      Restore restore, RunPhase phase, Instant completed, List<RestoreDocument.Volume> volumes) {
     var meta = restore.getMetadata();
     return new RestoreDocument(
         RestoreDocument.VERSION,
@@ -132,7 +133,7 @@ final class Outcome {
         backupName,
         backupSnapshot,
         restore.getSpec(),
-        phase,
+        phase.value(),
         started,
         completed.toString(),
         restored,

@@ -1,10 +1,10 @@
 package dev.stele.operator.restore;
 
-import static dev.stele.k8s.api.RestoreStatus.COMPLETED;
-import static dev.stele.k8s.api.RestoreStatus.FAILED;
-import static dev.stele.k8s.api.RestoreStatus.IN_PROGRESS;
-import static dev.stele.k8s.api.RestoreStatus.PARTIALLY_FAILED;
-import static dev.stele.k8s.api.RestoreStatus.WAITING_FOR_VOLUMES;
+import static dev.stele.k8s.api.RunPhase.COMPLETED;
+import static dev.stele.k8s.api.RunPhase.FAILED;
+import static dev.stele.k8s.api.RunPhase.IN_PROGRESS;
+import static dev.stele.k8s.api.RunPhase.PARTIALLY_FAILED;
+import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
@@ -13,6 +13,7 @@ import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
@@ -106,14 +107,14 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     if (restore.getSpec() == null) {
       restore.setSpec(new RestoreSpec());
     }
-    String phase = restore.getStatus().phase;
-    if (COMPLETED.equals(phase) || PARTIALLY_FAILED.equals(phase) || FAILED.equals(phase)) {
+    RunPhase phase = restore.getStatus().phase;
+    if (phase != null && phase.isFinal()) {
       return null;
     }
-    if (IN_PROGRESS.equals(phase)) {
+    if (phase == IN_PROGRESS) {
       return recover(restore);
     }
-    if (WAITING_FOR_VOLUMES.equals(phase)) {
+    if (phase == WAITING_FOR_VOLUMES) {
       return awaitVolumes(restore);
     }
     return start(restore);
@@ -205,7 +206,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     status.volumesFailed = 0;
     status.message = waitingMessage(status.volumes, 0, 0);
     restore = client.resource(restore).updateStatus();
-    events.record(restore, Events.NORMAL, WAITING_FOR_VOLUMES, status.message);
+    events.record(restore, Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
     return settings.recheck();
   }
 
@@ -270,7 +271,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     RestoreStatus status = restore.getStatus();
     boolean volumesFailed = status.volumesFailed != null && status.volumesFailed > 0;
     boolean errors = status.errors != null && status.errors > 0;
-    String phase = errors || volumesFailed ? PARTIALLY_FAILED : COMPLETED;
+    RunPhase phase = errors || volumesFailed ? PARTIALLY_FAILED : COMPLETED;
     outcome.log("restore " + phase);
     RestoreDocument document =
         outcome.document(restore, phase, settings.clock().instant(), volumes);
@@ -338,7 +339,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     status.errors = document.errors().size();
     return finish(
         restore,
-        document.phase(),
+        RunPhase.of(document.phase()).orElse(COMPLETED),
         "completed from its results after the operator restarted (snapshot "
             + found.id().hex()
             + ")");
@@ -368,13 +369,14 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     return settings.recheck();
   }
 
-  private Duration finish(Restore restore, String phase, String message) {
+  private Duration finish(Restore restore, RunPhase phase, String message) {
     RestoreStatus status = restore.getStatus();
     status.phase = phase;
     status.message = message;
     status.completionTimestamp = settings.clock().instant().toString();
     client.resource(restore).updateStatus();
-    events.record(restore, FAILED.equals(phase) ? Events.WARNING : Events.NORMAL, phase, message);
+    events.record(
+        restore, phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
     return null;
   }
 }

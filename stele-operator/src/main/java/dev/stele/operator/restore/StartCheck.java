@@ -3,8 +3,10 @@ package dev.stele.operator.restore;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.ExistingResourcePolicy;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
@@ -52,9 +54,13 @@ record StartCheck(
     } catch (IllegalArgumentException e) {
       return fail(e.getMessage());
     }
-    String policy = spec.existingResourcePolicy == null ? "none" : spec.existingResourcePolicy;
-    if (!policy.equals("none") && !policy.equals("update")) {
-      return fail("spec.existingResourcePolicy must be none or update, not " + policy);
+    ExistingResourcePolicy policy =
+        spec.existingResourcePolicy == null
+            ? ExistingResourcePolicy.NONE
+            : ExistingResourcePolicy.of(spec.existingResourcePolicy).orElse(null);
+    if (policy == null) {
+      return fail(
+          "spec.existingResourcePolicy must be none or update, not " + spec.existingResourcePolicy);
     }
     String name = spec.backupName;
     Backup backup = client.resources(Backup.class).inNamespace(ns).withName(name).get();
@@ -62,11 +68,10 @@ record StartCheck(
       return fail("backup " + name + " does not exist in namespace " + ns);
     }
     BackupStatus bs = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (BackupStatus.FAILED.equals(bs.phase)) {
+    if (bs.phase == RunPhase.FAILED) {
       return fail("backup " + name + " failed: there is nothing to restore");
     }
-    if (!BackupStatus.COMPLETED.equals(bs.phase)
-        && !BackupStatus.PARTIALLY_FAILED.equals(bs.phase)) {
+    if (bs.phase != RunPhase.COMPLETED && bs.phase != RunPhase.PARTIALLY_FAILED) {
       return waitFor(
           "waiting for backup "
               + name
@@ -89,6 +94,7 @@ record StartCheck(
     if (notReady != null) {
       return waitFor(notReady);
     }
-    return new StartCheck(null, null, bs, repository, snapshot, selection, policy.equals("update"));
+    return new StartCheck(
+        null, null, bs, repository, snapshot, selection, policy == ExistingResourcePolicy.UPDATE);
   }
 }

@@ -1,5 +1,6 @@
 package dev.stele.operator.restore;
 
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeStatus;
 import java.util.ArrayList;
@@ -32,9 +33,9 @@ record VolumeProgress(
     int failed = 0;
     for (PodVolumeRestore pvr : requests) {
       PodVolumeStatus s = pvr.getStatus() == null ? new PodVolumeStatus() : pvr.getStatus();
-      if (PodVolumeStatus.COMPLETED.equals(s.phase)) {
+      if (s.phase == PodVolumePhase.COMPLETED) {
         completed++;
-      } else if (PodVolumeStatus.FAILED.equals(s.phase)) {
+      } else if (s.phase == PodVolumePhase.FAILED) {
         failed++;
       }
       var spec = pvr.getSpec();
@@ -45,7 +46,7 @@ record VolumeProgress(
               spec.volume,
               spec.snapshotID,
               pvr.getMetadata().getName(),
-              s.phase,
+              s.phase == null ? null : s.phase.value(),
               s.message));
     }
     Set<String> listed =
@@ -61,7 +62,7 @@ record VolumeProgress(
                 r.volume(),
                 r.snapshotID(),
                 r.name(),
-                PodVolumeStatus.FAILED,
+                PodVolumePhase.FAILED.value(),
                 DELETED));
       }
     }

@@ -3,6 +3,7 @@ package dev.stele.operator.schedule;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.Schedule;
+import dev.stele.k8s.api.SchedulePhase;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
 import dev.stele.k8s.api.SteleApi;
@@ -85,13 +86,14 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
       }
       cron = CronSchedule.parse(spec.schedule);
     } catch (IllegalArgumentException e) {
-      if (!ScheduleStatus.FAILED_VALIDATION.equals(status.phase)
+      if (status.phase != SchedulePhase.FAILED_VALIDATION
           || !e.getMessage().equals(status.message)) {
-        status.phase = ScheduleStatus.FAILED_VALIDATION;
+        status.phase = SchedulePhase.FAILED_VALIDATION;
         status.message = e.getMessage();
         status.nextBackup = null;
         client.resource(schedule).updateStatus();
-        events.record(schedule, Events.WARNING, ScheduleStatus.FAILED_VALIDATION, e.getMessage());
+        events.record(
+            schedule, Events.WARNING, SchedulePhase.FAILED_VALIDATION.value(), e.getMessage());
       }
       return null;
     }
@@ -118,7 +120,7 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
             schedule, Events.NORMAL, "BackupCreated", "created Backup " + name + " for " + slot);
       }
     }
-    status.phase = ScheduleStatus.ENABLED;
+    status.phase = SchedulePhase.ENABLED;
     status.message = null;
     status.nextBackup = due == null ? null : due.toString();
     if (!statusLine(status).equals(before)) {

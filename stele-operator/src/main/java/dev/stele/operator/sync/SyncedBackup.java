@@ -4,6 +4,8 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.PodVolumePhase;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.BackupLabels;
@@ -71,7 +73,7 @@ final class SyncedBackup {
       BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
     BackupLabels labels = BackupLabels.of(entry.manifest());
     BackupStatus s = new BackupStatus();
-    s.phase = labels.phase() == null ? BackupStatus.COMPLETED : labels.phase();
+    s.phase = labels.phase() == null ? RunPhase.COMPLETED : labels.phase();
     s.items = labels.items();
     s.warnings = labels.warnings();
     s.errors = labels.errors();
@@ -90,10 +92,13 @@ final class SyncedBackup {
         s.volumesCompleted =
             (int)
                 doc.volumes().stream()
-                    .filter(v -> BackupStatus.COMPLETED.equals(v.phase()))
+                    .filter(v -> PodVolumePhase.COMPLETED.value().equals(v.phase()))
                     .count();
         s.volumesFailed =
-            (int) doc.volumes().stream().filter(v -> BackupStatus.FAILED.equals(v.phase())).count();
+            (int)
+                doc.volumes().stream()
+                    .filter(v -> PodVolumePhase.FAILED.value().equals(v.phase()))
+                    .count();
       }
     }
     s.message = "synced from repository " + s.repository + " (" + entry.name() + ")";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.SmallSnapshot;
@@ -124,7 +125,7 @@ final class BackupFixture {
               expiration);
     }
     var status = new BackupStatus();
-    status.phase = BackupStatus.COMPLETED;
+    status.phase = RunPhase.COMPLETED;
     status.repository = "default";
     status.snapshotID = snapshot.hex();
     status.expiration = expiration.toString();

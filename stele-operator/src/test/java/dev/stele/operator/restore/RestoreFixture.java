@@ -11,6 +11,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeRestore;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.SteleApi;
@@ -107,7 +108,7 @@ final class RestoreFixture {
     new RepositoryReconciler(client, settings, metrics)
         .reconcile(get(BackupStorageLocationRepository.class, "default"), null);
     assertThat(get(BackupStorageLocationRepository.class, "default").getStatus().phase)
-        .isEqualTo("Ready");
+        .isEqualTo(RepositoryPhase.READY);
   }
 
   private BlobStore refusing(BlobStore store) {

@@ -11,6 +11,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.OwnImage;
 import dev.stele.repo.BlobKind;
@@ -246,7 +247,7 @@ class RestoreOperatorTest {
     spec.includedNamespaces = List.of("app-a", "app-b");
     spec.ttl = "24h";
     Backup b = op.backup("nightly", spec);
-    assertThat(b.getStatus().phase).as(b.getStatus().message).isEqualTo(BackupStatus.COMPLETED);
+    assertThat(b.getStatus().phase).as(b.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(b.getStatus().items).isEqualTo(ITEMS);
     return b;
   }
@@ -290,14 +291,14 @@ class RestoreOperatorTest {
 
     Restore done = op.pass("copy");
     RestoreStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.itemsRestored).isEqualTo(ITEMS);
     assertThat(s.itemsSkipped).isZero();
     assertThat(s.errors).isZero();
     assertThat(s.warnings).isZero();
     assertThat(s.startTimestamp).isNotNull();
     assertThat(s.completionTimestamp).isNotNull();
-    assertThat(op.eventReasons("copy")).containsExactly(RestoreStatus.COMPLETED);
+    assertThat(op.eventReasons("copy")).containsExactly(RunPhase.COMPLETED.value());
 
     // Objects in the mapped namespaces, labelled with the restore, with the source's labels.
     var ns = client.namespaces().withName("new-a").get();
@@ -367,7 +368,7 @@ class RestoreOperatorTest {
 
     // Results: written once, with every object, and the log.
     RestoreDocument results = resultsOf(done);
-    assertThat(results.phase()).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(results.phase()).isEqualTo(RunPhase.COMPLETED.value());
     assertThat(results.backupName()).isEqualTo("nightly");
     assertThat(results.backupSnapshot()).isEqualTo(backup.getStatus().snapshotID);
     assertThat(results.objects()).hasSize(ITEMS);
@@ -389,7 +390,7 @@ class RestoreOperatorTest {
     try (Repository repo = op.openRepository()) {
       snapshots = repo.list(BlobKind.SNAPSHOT).size();
     }
-    assertThat(op.pass("copy").getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(op.pass("copy").getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     try (Repository repo = op.openRepository()) {
       assertThat(repo.list(BlobKind.SNAPSHOT)).hasSize(snapshots);
     }
@@ -415,7 +416,7 @@ class RestoreOperatorTest {
     spec.namespaceMapping = Map.of("app-a", "f-a", "app-b", "f-b");
     op.restore("one", spec);
     RestoreStatus s = op.pass("one").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     // 2 configmaps, service, service account, role binding
     assertThat(s.itemsRestored).isEqualTo(5);
     assertThat(client.configMaps().inNamespace("f-a").list().getItems()).hasSize(2);
@@ -436,7 +437,7 @@ class RestoreOperatorTest {
     labelled.namespaceMapping = Map.of("app-a", "l-a", "app-b", "l-b");
     op.restore("labelled", labelled);
     s = op.pass("labelled").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.itemsRestored).isEqualTo(1);
     assertThat(client.configMaps().inNamespace("l-a").withName("settings").get()).isNotNull();
     assertThat(client.namespaces().withName("l-b").get()).isNull();
@@ -461,7 +462,7 @@ class RestoreOperatorTest {
             .build();
     op.restore("expressions", expressions);
     Restore refused = op.pass("expressions");
-    assertThat(refused.getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(refused.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(refused.getStatus().message).contains("matchExpressions is not supported");
   }
 
@@ -483,7 +484,7 @@ class RestoreOperatorTest {
     Restore kept = op.restore("keep", keep);
     RestoreStatus s = op.pass("keep").getStatus();
     // Everything of app-a exists: namespace, 2 configmaps, secret, service, account, role, binding.
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.itemsRestored).isZero();
     assertThat(s.itemsSkipped).isEqualTo(8);
     assertThat(s.warnings).isEqualTo(8);
@@ -500,7 +501,7 @@ class RestoreOperatorTest {
     update.existingResourcePolicy = "update";
     op.restore("overwrite", update);
     s = op.pass("overwrite").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.itemsRestored).isEqualTo(8);
     assertThat(s.itemsSkipped).isZero();
     settings = client.configMaps().inNamespace("app-a").withName("settings").get();
@@ -516,44 +517,44 @@ class RestoreOperatorTest {
   void aMissingFailedOrUnfinishedBackupIsReportedAndNothingIsWritten() throws Exception {
     op.restore("typo", from("nope"));
     Restore typo = op.pass("typo");
-    assertThat(typo.getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(typo.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(typo.getStatus().message).isEqualTo("backup nope does not exist in namespace " + NS);
-    assertThat(op.eventReasons("typo")).containsExactly(RestoreStatus.FAILED);
+    assertThat(op.eventReasons("typo")).containsExactly(RunPhase.FAILED.value());
 
     op.restore("unnamed", from(null));
     assertThat(op.pass("unnamed").getStatus().message).isEqualTo("spec.backupName is required");
 
     // A backup still running is waited for, and its failure fails the restore.
-    Backup running = backupWithStatus("running", BackupStatus.IN_PROGRESS);
+    Backup running = backupWithStatus("running", RunPhase.IN_PROGRESS);
     op.restore("early", from("running"));
     Restore early = op.pass("early");
     assertThat(early.getStatus().phase).isNull();
     assertThat(early.getStatus().message)
         .isEqualTo("waiting for backup running to finish (phase InProgress)");
-    running.getStatus().phase = BackupStatus.FAILED;
+    running.getStatus().phase = RunPhase.FAILED;
     client.resource(running).updateStatus();
     early = op.pass("early");
-    assertThat(early.getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(early.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(early.getStatus().message)
         .isEqualTo("backup running failed: there is nothing to restore");
 
     // Completed, but naming no snapshot.
-    backupWithStatus("hollow", BackupStatus.COMPLETED);
+    backupWithStatus("hollow", RunPhase.COMPLETED);
     op.restore("hollow", from("hollow"));
     Restore hollow = op.pass("hollow");
-    assertThat(hollow.getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(hollow.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(hollow.getStatus().message)
         .isEqualTo("backup hollow is Completed but names no snapshot and repository");
-    assertThat(op.eventReasons("hollow")).containsExactly(RestoreStatus.FAILED);
+    assertThat(op.eventReasons("hollow")).containsExactly(RunPhase.FAILED.value());
 
     // Failed is final, and no restore wrote anything.
-    assertThat(op.pass("typo").getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(op.pass("typo").getStatus().phase).isEqualTo(RunPhase.FAILED);
     try (Repository repo = op.openRepository()) {
       assertThat(repo.list(BlobKind.SNAPSHOT)).isEmpty();
     }
   }
 
-  Backup backupWithStatus(String name, String phase) {
+  Backup backupWithStatus(String name, RunPhase phase) {
     var b = new Backup();
     b.setMetadata(
         new io.fabric8.kubernetes.api.model.ObjectMetaBuilder()
@@ -575,19 +576,19 @@ class RestoreOperatorTest {
     spec.namespaceMapping = Map.of("app-a", "r-a", "app-b", "r-b");
     op.restore("twice", spec);
     Restore done = op.pass("twice");
-    assertThat(done.getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(done.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     String results = done.getStatus().resultsSnapshotID;
     assertThat(results).isNotNull();
 
     // The operator stopped after writing the results, before the status said Completed.
     var status = new RestoreStatus();
-    status.phase = RestoreStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     status.startTimestamp = done.getStatus().startTimestamp;
     done.setStatus(status);
     client.resource(done).updateStatus();
     op.restart();
     Restore after = op.pass("twice");
-    assertThat(after.getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(after.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(after.getStatus().resultsSnapshotID).isEqualTo(results);
     assertThat(after.getStatus().itemsRestored).isEqualTo(ITEMS);
     assertThat(after.getStatus().message).contains("completed from its results");
@@ -597,13 +598,13 @@ class RestoreOperatorTest {
     op.restore("cut", spec);
     Restore cut = op.get(Restore.class, "cut");
     status = new RestoreStatus();
-    status.phase = RestoreStatus.IN_PROGRESS;
+    status.phase = RunPhase.IN_PROGRESS;
     cut.setStatus(status);
     client.resource(cut).updateStatus();
     cut = op.pass("cut");
-    assertThat(cut.getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(cut.getStatus().phase).isEqualTo(RunPhase.FAILED);
     assertThat(cut.getStatus().message).isEqualTo(RestoreReconciler.RESTARTED);
-    assertThat(op.pass("cut").getStatus().phase).isEqualTo(RestoreStatus.FAILED);
+    assertThat(op.pass("cut").getStatus().phase).isEqualTo(RunPhase.FAILED);
     try (Repository repo = op.openRepository()) {
       assertThat(op.results(repo, cut)).isEmpty();
     }
@@ -618,14 +619,15 @@ class RestoreOperatorTest {
     op.restore("readonly", spec);
     Restore done = op.pass("readonly");
     RestoreStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.itemsRestored).isEqualTo(ITEMS);
     assertThat(s.resultsSnapshotID).isNull();
     assertThat(s.warnings).isEqualTo(1);
     assertThat(s.message)
         .contains("the results were not stored in the repository")
         .contains("storage refused to create snapshots/");
-    assertThat(op.eventReasons("readonly")).contains("ResultsNotStored", RestoreStatus.COMPLETED);
+    assertThat(op.eventReasons("readonly"))
+        .contains("ResultsNotStored", RunPhase.COMPLETED.value());
     assertThat(client.configMaps().inNamespace("w-a").withName("settings").get()).isNotNull();
     op.refuse = null;
     assertThat(op.pass("readonly").getStatus().resultsSnapshotID).isNull();

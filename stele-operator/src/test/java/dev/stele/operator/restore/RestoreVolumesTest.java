@@ -3,11 +3,13 @@ package dev.stele.operator.restore;
 import static dev.stele.operator.restore.RestoreFixture.NS;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -147,7 +149,7 @@ class RestoreVolumesTest {
     return spec;
   }
 
-  void volumeDone(PodVolumeRestore pvr, String phase, String message) {
+  void volumeDone(PodVolumeRestore pvr, PodVolumePhase phase, String message) {
     var status = new PodVolumeStatus();
     status.phase = phase;
     status.message = message;
@@ -179,7 +181,7 @@ class RestoreVolumesTest {
     op.restore("vols", mapped("vol-a"));
     Restore waiting = op.pass("vols");
     RestoreStatus s = waiting.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     // namespace, claim, two pods
     assertThat(s.itemsRestored).isEqualTo(4);
     assertThat(s.volumes).isEqualTo(2);
@@ -231,23 +233,23 @@ class RestoreVolumesTest {
     assertThat(results(waiting)).isEmpty();
 
     // Nothing has happened yet: still waiting, still nothing written.
-    assertThat(op.pass("vols").getStatus().phase).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
-    volumeDone(requests.get("data"), PodVolumeStatus.COMPLETED, null);
+    assertThat(op.pass("vols").getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
+    volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
     s = op.pass("vols").getStatus();
-    assertThat(s.phase).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
+    assertThat(s.phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     assertThat(s.volumesCompleted).isEqualTo(1);
     assertThat(s.message).isEqualTo("waiting for the node agent to fill 1 of 2 pod volumes");
     assertThat(results(waiting)).isEmpty();
 
-    volumeDone(requests.get("cache"), PodVolumeStatus.COMPLETED, null);
+    volumeDone(requests.get("cache"), PodVolumePhase.COMPLETED, null);
     Restore done = op.pass("vols");
     s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
     assertThat(s.volumesCompleted).isEqualTo(2);
     assertThat(s.volumesFailed).isZero();
     assertThat(s.message).contains("volumes 2 of 2 restored").contains("logs of pod app-a/db");
     assertThat(op.eventReasons("vols"))
-        .containsExactly(RestoreStatus.WAITING_FOR_VOLUMES, RestoreStatus.COMPLETED);
+        .containsExactly(RunPhase.WAITING_FOR_VOLUMES.value(), RunPhase.COMPLETED.value());
     RestoreDocument results = document(done);
     assertThat(results.volumes())
         .extracting(RestoreDocument.Volume::volume, RestoreDocument.Volume::phase)
@@ -257,7 +259,7 @@ class RestoreVolumesTest {
     assertThat(results.objects()).hasSize(4);
     assertThat(results.warnings()).singleElement().asString().contains("volume logs");
 
-    assertThat(op.pass("vols").getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(op.pass("vols").getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(results(done)).hasSize(1);
   }
 
@@ -265,7 +267,7 @@ class RestoreVolumesTest {
   void aFreshReconcilerCarriesOnARestoreWaitingForVolumesWithNothingLost() throws Exception {
     op.restore("resumed", mapped("res-a"));
     Restore waiting = op.pass("resumed");
-    assertThat(waiting.getStatus().phase).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
+    assertThat(waiting.getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     var kept = waiting.getStatus().progress;
     assertThat(kept.repository).isEqualTo("default");
     assertThat(kept.backupSnapshotID).isEqualTo(backup.backup().getStatus().snapshotID);
@@ -276,14 +278,14 @@ class RestoreVolumesTest {
     assertThat(kept.note).isNull();
     op.restart();
     Map<String, PodVolumeRestore> requests = byVolume(waiting);
-    volumeDone(requests.get("data"), PodVolumeStatus.COMPLETED, null);
-    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
+    volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
+    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     op.restart();
-    volumeDone(requests.get("cache"), PodVolumeStatus.FAILED, "disk full");
+    volumeDone(requests.get("cache"), PodVolumePhase.FAILED, "disk full");
 
     Restore done = op.pass("resumed");
     RestoreStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.volumesCompleted).isEqualTo(1);
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(s.itemsRestored).isEqualTo(4);
@@ -300,7 +302,7 @@ class RestoreVolumesTest {
         .singleElement()
         .satisfies(
             v -> {
-              assertThat(v.phase()).isEqualTo(PodVolumeStatus.FAILED);
+              assertThat(v.phase()).isEqualTo(PodVolumePhase.FAILED.value());
               assertThat(v.message()).isEqualTo("disk full");
             });
     try (Repository repo = op.openRepository()) {
@@ -311,7 +313,7 @@ class RestoreVolumesTest {
               java.nio.charset.StandardCharsets.UTF_8);
       assertThat(log).contains("restoring 4 of").contains("restore PartiallyFailed");
     }
-    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RestoreStatus.PARTIALLY_FAILED);
+    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(results(done)).hasSize(1);
   }
 
@@ -319,18 +321,18 @@ class RestoreVolumesTest {
   void aRestoreLeftWaitingWithoutItsRecordInTheStatusEndsWithTheCountsAndANote() throws Exception {
     op.restore("lost", mapped("lost-a"));
     Restore waiting = op.pass("lost");
-    assertThat(waiting.getStatus().phase).isEqualTo(RestoreStatus.WAITING_FOR_VOLUMES);
+    assertThat(waiting.getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
     // As an operator that kept the record in memory left it.
     waiting.getStatus().progress = null;
     waiting = client.resource(waiting).updateStatus();
     op.restart();
     Map<String, PodVolumeRestore> requests = byVolume(waiting);
-    volumeDone(requests.get("data"), PodVolumeStatus.COMPLETED, null);
-    volumeDone(requests.get("cache"), PodVolumeStatus.FAILED, "disk full");
+    volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
+    volumeDone(requests.get("cache"), PodVolumePhase.FAILED, "disk full");
 
     Restore done = op.pass("lost");
     RestoreStatus s = done.getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.volumesCompleted).isEqualTo(1);
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(s.itemsRestored).isEqualTo(4);
@@ -342,10 +344,10 @@ class RestoreVolumesTest {
         .singleElement()
         .satisfies(
             v -> {
-              assertThat(v.phase()).isEqualTo(PodVolumeStatus.FAILED);
+              assertThat(v.phase()).isEqualTo(PodVolumePhase.FAILED.value());
               assertThat(v.message()).isEqualTo("disk full");
             });
-    assertThat(op.pass("lost").getStatus().phase).isEqualTo(RestoreStatus.PARTIALLY_FAILED);
+    assertThat(op.pass("lost").getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(results(done)).hasSize(1);
   }
 
@@ -353,19 +355,19 @@ class RestoreVolumesTest {
   void resultsWrittenJustBeforeARestartAreFoundNotWrittenAgain() throws Exception {
     op.restore("again", mapped("again-a"));
     Restore waiting = op.pass("again");
-    byVolume(waiting).values().forEach(p -> volumeDone(p, PodVolumeStatus.COMPLETED, null));
+    byVolume(waiting).values().forEach(p -> volumeDone(p, PodVolumePhase.COMPLETED, null));
     Restore done = op.pass("again");
-    assertThat(done.getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(done.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     String results = done.getStatus().resultsSnapshotID;
     // The operator stopped after writing the results, before the status said Completed.
     var status = done.getStatus();
-    status.phase = RestoreStatus.WAITING_FOR_VOLUMES;
+    status.phase = RunPhase.WAITING_FOR_VOLUMES;
     status.resultsSnapshotID = null;
     status.completionTimestamp = null;
     client.resource(done).updateStatus();
     op.restart();
     Restore after = op.pass("again");
-    assertThat(after.getStatus().phase).isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(after.getStatus().phase).isEqualTo(RunPhase.COMPLETED);
     assertThat(after.getStatus().resultsSnapshotID).isEqualTo(results);
     assertThat(results(after)).hasSize(1);
   }
@@ -375,10 +377,10 @@ class RestoreVolumesTest {
     op.restore("deleted", mapped("del-a"));
     Restore waiting = op.pass("deleted");
     Map<String, PodVolumeRestore> requests = byVolume(waiting);
-    volumeDone(requests.get("data"), PodVolumeStatus.COMPLETED, null);
+    volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
     client.resource(requests.get("cache")).delete();
     RestoreStatus s = op.pass("deleted").getStatus();
-    assertThat(s.phase).as(s.message).isEqualTo(RestoreStatus.PARTIALLY_FAILED);
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.volumesFailed).isEqualTo(1);
     assertThat(document(op.get(Restore.class, "deleted")).volumes())
         .extracting(RestoreDocument.Volume::message)
@@ -391,9 +393,7 @@ class RestoreVolumesTest {
     spec.restorePVs = false;
     op.restore("novol", spec);
     Restore done = op.pass("novol");
-    assertThat(done.getStatus().phase)
-        .as(done.getStatus().message)
-        .isEqualTo(RestoreStatus.COMPLETED);
+    assertThat(done.getStatus().phase).as(done.getStatus().message).isEqualTo(RunPhase.COMPLETED);
     assertThat(done.getStatus().volumes).isNull();
     Pod db = client.pods().inNamespace("novol-a").withName("db").get();
     assertThat(db.getSpec().getInitContainers())
