@@ -11,7 +11,6 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
-import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
@@ -101,7 +100,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
       return processed(request, null, "Backup " + name + " does not exist in " + ns, true);
     }
     BackupStatus bs = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (!finished(bs.phase)) {
+    if (bs.phase == null || !bs.phase.isFinal()) {
       return waiting(
           request,
           "waiting for Backup "
@@ -177,11 +176,6 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
                 + retainedUntil
                 + ", after which maintenance reclaims what no other backup uses";
     return finish(request, backup, tombstones, retainedUntil, message);
-  }
-
-  /** Whether a Backup in {@code phase} has run to its end. */
-  static boolean finished(RunPhase phase) {
-    return phase != null && phase.isFinal();
   }
 
   /** Records what was forgotten, then removes the Backup and its PodVolumeBackups. */
