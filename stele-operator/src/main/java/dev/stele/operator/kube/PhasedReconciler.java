@@ -1,0 +1,93 @@
+package dev.stele.operator.kube;
+
+import io.fabric8.kubernetes.client.CustomResource;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.api.reconciler.Context;
+import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
+import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
+import java.time.Duration;
+
+/**
+ * The skeleton every reconciler of the operator and the node agent shares, so that each is only its
+ * phase list. One pass: skip what this process does not serve; stop at a final phase; read the
+ * resource again from the API server (the cache may still hold a status this process has since
+ * replaced); give it a status if it has none; then {@link #advance} it from its phase. The pass
+ * answers when to look again, and the framework's entry point only turns that answer into a
+ * reschedule: every status write goes through the {@link Pass}, and so through the {@link
+ * StatusRecorder}.
+ *
+ * @param <R> the resource
+ * @param <S> its status
+ * @param <P> its phases
+ */
+public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P extends Enum<P>>
+    implements Reconciler<R> {
+  protected final KubernetesClient client;
+  private final StatusRecorder recorder;
+
+  protected PhasedReconciler(KubernetesClient client, Events events) {
+    this.client = client;
+    this.recorder = new StatusRecorder(client, events);
+  }
+
+  @Override
+  public final UpdateControl<R> reconcile(R resource, Context<R> context) {
+    Duration again = pass(resource, context);
+    return again == null
+        ? UpdateControl.noUpdate()
+        : UpdateControl.<R>noUpdate().rescheduleAfter(again);
+  }
+
+  /**
+   * One pass; returns when to look again, or null when there is nothing more to do here. Public so
+   * that tests can drive a reconciler pass by pass.
+   */
+  public final Duration reconcile(R cached) {
+    return pass(cached, null);
+  }
+
+  private Duration pass(R cached, Context<R> context) {
+    if (!serves(cached) || finished(cached.getStatus())) {
+      return null;
+    }
+    R resource = observe(cached);
+    if (resource == null || !serves(resource) || finished(resource.getStatus())) {
+      return null;
+    }
+    if (resource.getStatus() == null) {
+      resource.setStatus(newStatus());
+    }
+    return advance(new Pass<>(recorder, context, resource), phase(resource.getStatus()));
+  }
+
+  private boolean finished(S status) {
+    P phase = status == null ? null : phase(status);
+    return phase != null && isFinal(phase);
+  }
+
+  /** The resource a pass starts from: by default, as the API server has it now (null if gone). */
+  protected R observe(R cached) {
+    return client.resource(cached).get();
+  }
+
+  /** Whether this process serves the resource at all (another node's request, say: no). */
+  protected boolean serves(R resource) {
+    return true;
+  }
+
+  /** Whether nothing follows {@code phase}: a pass finding it does nothing. */
+  protected boolean isFinal(P phase) {
+    return false;
+  }
+
+  protected abstract S newStatus();
+
+  /** The status's phase; null before the first one. */
+  protected abstract P phase(S status);
+
+  /**
+   * Moves the resource on from {@code phase} (null: new), writing its status through {@code pass};
+   * returns when to look again, or null when nothing is left to do.
+   */
+  protected abstract Duration advance(Pass<R, S> pass, P phase);
+}
