@@ -121,6 +121,14 @@ final class Outcome {
     return outcome;
   }
 
+  /** Puts the counts into the Restore's status. */
+  void countInto(RestoreStatus status) {
+    status.itemsRestored = restored;
+    status.itemsSkipped = skipped;
+    status.warnings = warnings.size();
+    status.errors = errors.size();
+  }
+
   /** {@code restore.json}. */
   RestoreDocument document(
       Restore restore, RunPhase phase, Instant completed, List<RestoreDocument.Volume> volumes) {

@@ -1,9 +1,12 @@
 package dev.stele.operator.restore;
 
+import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreProgress;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.operator.kube.Times;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
@@ -64,6 +67,25 @@ final class ProgressRecord {
                 + (outcome.errors.size() - p.errors.size())
                 + " errors are left out; the counts are exact";
     return p;
+  }
+
+  /**
+   * The outcome of {@code restore}, waiting for {@code requests}: the one its status keeps, or,
+   * when an operator that kept it in memory left the restore waiting, what can be known of it
+   * ({@link Outcome#resumed}).
+   */
+  static Outcome resume(
+      KubernetesClient client, Restore restore, List<PodVolumeRestore> requests, Clock clock) {
+    if (restore.getStatus().progress != null) {
+      return resume(restore, clock);
+    }
+    Backup backup =
+        client
+            .resources(Backup.class)
+            .inNamespace(restore.getMetadata().getNamespace())
+            .withName(restore.getSpec().backupName)
+            .get();
+    return Outcome.resumed(restore, requests, backup == null ? null : backup.getStatus(), clock);
   }
 
   /** The outcome {@code restore}'s status keeps (its {@code progress} is set). */
