@@ -1,6 +1,5 @@
 package dev.stele.operator.backup;
 
-import static dev.stele.k8s.api.RunPhase.COMPLETED;
 import static dev.stele.k8s.api.RunPhase.FAILED;
 import static dev.stele.k8s.api.RunPhase.IN_PROGRESS;
 import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
@@ -9,16 +8,15 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeBackup;
-import dev.stele.k8s.api.PodVolumeBackupSpec;
-import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.Durations;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.ResourceType;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Stopping;
@@ -26,27 +24,17 @@ import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;
-import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,24 +43,25 @@ import org.slf4j.LoggerFactory;
  * until then only the resource's status tells its progress:
  *
  * <ol>
- *   <li><b>InProgress</b>: the selected API resources are collected into the resources part (see
- *       {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per selected pod volume
- *       ({@link VolumeSelection}), owned by the Backup.
+ *   <li><b>New</b>: once the repository is Ready, the selected API resources are collected into the
+ *       resources part (see {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per
+ *       selected pod volume ({@link VolumeSelection}, {@link VolumeRequests}), owned by the Backup.
+ *   <li><b>InProgress</b> at the start of a pass was left mid-collection by a process that stopped:
+ *       completed from its manifest if one exists, otherwise Failed with that reason (it is never
+ *       collected twice).
  *   <li><b>WaitingForVolumes</b>: node agents fill the requests, each volume becoming a snapshot of
- *       its own; changes to them wake this reconciler.
+ *       its own; changes to them wake this reconciler. The requests live in the cluster and the
+ *       parts in the repository, so a restart resumes here.
  *   <li>When every request has finished, the backup's manifest is written once, and the phase
- *       becomes Completed, or PartiallyFailed when objects or volumes could not be backed up. A
- *       manifest the store refuses makes it Failed, with the store's answer.
+ *       becomes <b>Completed</b>, or <b>PartiallyFailed</b> when objects or volumes could not be
+ *       backed up. A manifest the store refuses makes it <b>Failed</b>, with the store's answer.
  * </ol>
  *
- * <p>A process that stops at any point leaves a phase that says what to do. InProgress at the start
- * of a pass was left mid-collection: completed from its manifest if one exists, otherwise Failed
- * with that reason (it is never collected twice). WaitingForVolumes is resumed: the requests live
- * in the cluster, the parts in the repository. No pass writes a manifest when one with the backup's
- * uid exists. A Backup created by sync (annotated {@code stele.dev/synced-from}) is never run.
+ * <p>No pass writes a manifest when one with the backup's uid exists. A Backup created by sync
+ * (annotated {@code stele.dev/synced-from}) is never run.
  */
 @ControllerConfiguration(name = "backup")
-public final class BackupReconciler implements Reconciler<Backup> {
+public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatus, RunPhase> {
   private static final Logger LOG = LoggerFactory.getLogger(BackupReconciler.class);
 
   /** Default {@code spec.ttl}, Velero's. */
@@ -81,16 +70,15 @@ public final class BackupReconciler implements Reconciler<Backup> {
   public static final String RESTARTED =
       "operator restarted during backup; nothing was written that makes it exist";
 
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
   private final Repositories repositories;
+  private final VolumeRequests requests;
 
   public BackupReconciler(KubernetesClient client, Settings settings) {
-    this.client = client;
+    super(client, new Events(client, settings.clock()));
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
     this.repositories = new Repositories(client, settings);
+    this.requests = new VolumeRequests(client);
   }
 
   @Override
@@ -105,91 +93,87 @@ public final class BackupReconciler implements Reconciler<Backup> {
   }
 
   @Override
-  public UpdateControl<Backup> reconcile(Backup backup, Context<Backup> context) {
-    Duration again = reconcile(backup);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<Backup>noUpdate().rescheduleAfter(again);
+  protected boolean serves(Backup backup) {
+    var notes = backup.getMetadata().getAnnotations();
+    return notes == null || !notes.containsKey(SteleApi.SYNCED_FROM_ANNOTATION);
   }
 
-  /** One pass; returns when to look again, or null when the backup is done. */
-  public Duration reconcile(Backup cached) {
-    // The cache may still hold a status this process has since replaced: decide from what the API
-    // server holds now.
-    Backup backup =
-        client
-            .resources(Backup.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (backup == null || synced(backup)) {
-      return null;
-    }
-    BackupStatus status = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (status.phase != null && status.phase.isFinal()) {
-      return null;
-    }
-    backup.setStatus(status);
-    BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
+  @Override
+  protected BackupStatus newStatus() {
+    return new BackupStatus();
+  }
+
+  @Override
+  protected RunPhase phase(BackupStatus status) {
+    return status.phase;
+  }
+
+  @Override
+  protected boolean isFinal(RunPhase phase) {
+    return phase.isFinal();
+  }
+
+  @Override
+  protected Duration advance(Pass<Backup, BackupStatus> pass, RunPhase phase) {
+    BackupSpec spec =
+        pass.resource().getSpec() == null ? new BackupSpec() : pass.resource().getSpec();
     Duration ttl;
+    BackupStorageLocationRepository bslr;
     try {
       ttl = Durations.parse(spec.ttl, DEFAULT_TTL);
     } catch (IllegalArgumentException e) {
-      return finish(backup, FAILED, "spec.ttl: " + e.getMessage());
+      return finish(pass, FAILED, "spec.ttl: " + e.getMessage());
     }
-    BackupStorageLocationRepository bslr;
     try {
       bslr =
           repositories.resolve(
-              backup.getMetadata().getNamespace(), spec.repository, spec.storageLocation);
+              pass.resource().getMetadata().getNamespace(), spec.repository, spec.storageLocation);
     } catch (InvalidResourceException e) {
-      return finish(backup, FAILED, e.getMessage());
+      return finish(pass, FAILED, e.getMessage());
     }
-    status.repository = bslr.getMetadata().getName();
-    if (status.phase == IN_PROGRESS) {
-      return recover(backup, bslr);
+    pass.status().repository = bslr.getMetadata().getName();
+    if (phase == IN_PROGRESS) {
+      return recover(pass, bslr);
     }
-    if (status.phase == WAITING_FOR_VOLUMES) {
-      return awaitVolumes(backup, bslr);
+    if (phase == WAITING_FOR_VOLUMES) {
+      return awaitVolumes(pass, bslr);
     }
     String why = Repositories.notReady(bslr);
     if (why != null) {
-      note(backup, why);
-      return settings.recheck();
+      return note(pass, why);
     }
-    return start(backup, spec, bslr, ttl);
+    return start(pass, bslr, ttl);
   }
 
-  private static boolean synced(Backup backup) {
-    var notes = backup.getMetadata().getAnnotations();
-    return notes != null && notes.containsKey(SteleApi.SYNCED_FROM_ANNOTATION);
-  }
-
-  /** Collects the resources, writes them as a part, and asks for the volumes. */
+  /** New: collects the resources, writes them as a part, and asks for the volumes. */
   private Duration start(
-      Backup backup, BackupSpec spec, BackupStorageLocationRepository bslr, Duration ttl) {
-    BackupStatus status = backup.getStatus();
+      Pass<Backup, BackupStatus> pass, BackupStorageLocationRepository bslr, Duration ttl) {
+    BackupStatus status = pass.status();
     Instant started = settings.clock().instant();
     status.phase = IN_PROGRESS;
     status.message = "collecting resources";
     status.startTimestamp = started.toString();
     status.expiration = started.plus(ttl).toString();
-    backup = client.resource(backup).updateStatus();
-    status = backup.getStatus();
+    Backup backup = pass.write();
+    status = pass.status();
     try (Repository repo = repositories.open(bslr)) {
       BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
       if (snapshots.manifestOf(BackupRun.uid(backup)) != null) {
         // Only a Backup recreated with the same uid could get here; never a second manifest.
-        return finish(backup, FAILED, "a manifest for this backup already exists");
+        return finish(pass, FAILED, "a manifest for this backup already exists");
       }
+      List<ResourceType> types =
+          settings.backupResources().isEmpty()
+              ? Discovery.types(client)
+              : settings.backupResources();
       BackupSnapshots.Part part;
       try {
         part =
             snapshots.writeResources(
-                BackupRun.of(backup), new ResourceCollector(client, types(), repo));
+                BackupRun.of(backup), new ResourceCollector(client, types, repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
-        return fail(backup, "collecting resources: " + e.getMessage(), e);
+        return fail(pass, "collecting resources: " + e.getMessage(), e);
       }
       var collected = part.collected();
       status.resourcesSnapshotID = part.id().hex();
@@ -198,233 +182,126 @@ public final class BackupReconciler implements Reconciler<Backup> {
       status.errors = collected.errors().size();
       List<VolumeSelection.PodVolume> volumes = part.volumes();
       if (volumes.isEmpty()) {
-        return complete(backup, snapshots, List.of());
+        return complete(pass, snapshots, List.of());
       }
       for (VolumeSelection.PodVolume volume : volumes) {
-        request(backup, volume);
+        requests.create(backup, volume);
       }
       status.phase = WAITING_FOR_VOLUMES;
       status.volumes = volumes.size();
       status.volumesCompleted = 0;
       status.volumesFailed = 0;
       status.message = "waiting for " + volumes.size() + " pod volumes";
-      client.resource(backup).updateStatus();
-      events.record(backup, Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
+      pass.write(Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
       return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return fail(backup, "repository " + status.repository + ": " + e.getMessage(), e);
+      return fail(pass, "repository " + status.repository + ": " + e.getMessage(), e);
     }
   }
 
-  private List<ResourceType> types() {
-    return settings.backupResources().isEmpty()
-        ? Discovery.types(client)
-        : settings.backupResources();
-  }
-
-  /** Creates the request for one volume, unless a pass before a restart did. */
-  private void request(Backup backup, VolumeSelection.PodVolume volume) {
-    PodVolumeBackup pvb = new PodVolumeBackup();
-    pvb.getMetadata().setNamespace(backup.getMetadata().getNamespace());
-    pvb.getMetadata().setName(requestName(backup, volume));
-    pvb.getMetadata()
-        .setLabels(
-            Map.of(
-                SteleApi.BACKUP_NAME_LABEL,
-                backup.getMetadata().getName(),
-                SteleApi.BACKUP_UID_LABEL,
-                BackupRun.uid(backup)));
-    pvb.getMetadata()
-        .setOwnerReferences(
-            List.of(
-                new OwnerReferenceBuilder()
-                    .withApiVersion(backup.getApiVersion())
-                    .withKind(backup.getKind())
-                    .withName(backup.getMetadata().getName())
-                    .withUid(backup.getMetadata().getUid())
-                    .withController(true)
-                    .build()));
-    PodVolumeBackupSpec spec = new PodVolumeBackupSpec();
-    spec.node = volume.node();
-    spec.pod = new PodRef(volume.namespace(), volume.pod(), volume.podUid());
-    spec.volume = volume.volume();
-    spec.repository = backup.getStatus().repository;
-    spec.backupName = backup.getMetadata().getName();
-    spec.backupUID = BackupRun.uid(backup);
-    spec.expiration = backup.getStatus().expiration;
-    pvb.setSpec(spec);
-    try {
-      client.resource(pvb).create();
-    } catch (KubernetesClientException e) {
-      if (e.getCode() != 409) {
-        throw e;
-      }
-    }
-  }
-
-  /** {@code <backup>-<8 hex digits of the volume's identity>}: the same on every pass. */
-  static String requestName(Backup backup, VolumeSelection.PodVolume volume) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256")
-              .digest(
-                  (volume.namespace() + "/" + volume.pod() + "/" + volume.volume())
-                      .getBytes(StandardCharsets.UTF_8));
-      String name = backup.getMetadata().getName();
-      return (name.length() > 200 ? name.substring(0, 200) : name)
-          + "-"
-          + HexFormat.of().formatHex(hash, 0, 4);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
-  }
-
-  /** Counts the finished requests; writes the manifest once all have finished. */
-  private Duration awaitVolumes(Backup backup, BackupStorageLocationRepository bslr) {
-    BackupStatus status = backup.getStatus();
-    List<PodVolumeBackup> requests = requests(backup);
-    int completed = 0;
-    int failed = 0;
-    for (PodVolumeBackup pvb : requests) {
-      PodVolumePhase phase = pvb.getStatus() == null ? null : pvb.getStatus().phase;
-      if (phase == PodVolumePhase.COMPLETED) {
-        completed++;
-      } else if (phase == PodVolumePhase.FAILED) {
-        failed++;
-      }
-    }
-    int expected = status.volumes == null ? requests.size() : status.volumes;
-    if (completed + failed < expected && requests.size() >= expected) {
-      if (!Integer.valueOf(completed).equals(status.volumesCompleted)
-          || !Integer.valueOf(failed).equals(status.volumesFailed)) {
-        status.volumesCompleted = completed;
-        status.volumesFailed = failed;
+  /** WaitingForVolumes: counts the finished requests; writes the manifest once all have. */
+  private Duration awaitVolumes(
+      Pass<Backup, BackupStatus> pass, BackupStorageLocationRepository bslr) {
+    BackupStatus status = pass.status();
+    List<PodVolumeBackup> all = requests.of(pass.resource());
+    VolumeRequests.Tally done = VolumeRequests.Tally.of(all);
+    int expected = status.volumes == null ? all.size() : status.volumes;
+    if (done.completed() + done.failed() < expected && all.size() >= expected) {
+      if (!Integer.valueOf(done.completed()).equals(status.volumesCompleted)
+          || !Integer.valueOf(done.failed()).equals(status.volumesFailed)) {
+        status.volumesCompleted = done.completed();
+        status.volumesFailed = done.failed();
         status.message =
-            "waiting for " + (expected - completed - failed) + " of " + expected + " pod volumes";
-        client.resource(backup).updateStatus();
+            "waiting for "
+                + (expected - done.completed() - done.failed())
+                + " of "
+                + expected
+                + " pod volumes";
+        pass.write();
       }
       return settings.recheck();
     }
-    status.volumesCompleted = completed;
-    status.volumesFailed = expected - completed;
+    status.volumesCompleted = done.completed();
+    status.volumesFailed = expected - done.completed();
     try (Repository repo = repositories.open(bslr)) {
-      return complete(backup, new BackupSnapshots(repo, settings.clock()), requests);
+      return complete(pass, new BackupSnapshots(repo, settings.clock()), all);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      note(backup, "volumes done; cannot yet write the manifest: " + e.getMessage());
-      return settings.recheck();
+      return note(pass, "volumes done; cannot yet write the manifest: " + e.getMessage());
     }
-  }
-
-  private List<PodVolumeBackup> requests(Backup backup) {
-    return client
-        .resources(PodVolumeBackup.class)
-        .inNamespace(backup.getMetadata().getNamespace())
-        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupRun.uid(backup))
-        .list()
-        .getItems();
   }
 
   /** Writes the manifest (unless a pass before a restart did) and ends the backup. */
   private Duration complete(
-      Backup backup, BackupSnapshots snapshots, List<PodVolumeBackup> requests) {
-    BackupStatus status = backup.getStatus();
+      Pass<Backup, BackupStatus> pass, BackupSnapshots snapshots, List<PodVolumeBackup> volumes) {
+    BackupStatus status = pass.status();
     BackupSnapshots.Written written;
     try {
-      SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(backup));
+      SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(pass.resource()));
       if (existing != null) {
-        return fromManifest(backup, existing);
+        return fromManifest(pass, existing);
       }
       written =
           snapshots.writeBackup(
-              BackupRun.of(backup), Id.parse(status.resourcesSnapshotID), requests);
+              BackupRun.of(pass.resource()), Id.parse(status.resourcesSnapshotID), volumes);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("backup {}: manifest not written", backup.getMetadata().getName(), e);
+      LOG.warn("backup {}: manifest not written", pass.resource().getMetadata().getName(), e);
       return fail(
-          backup,
+          pass,
           "writing the backup manifest failed, so the backup does not exist: " + e.getMessage(),
           e);
     }
-    BackupDocument doc = written.document();
-    status.snapshotID = written.entry().id().hex();
-    status.manifest = written.entry().name();
-    status.items = doc.items();
-    status.warnings =
-        Math.max(doc.warnings().size(), status.warnings == null ? 0 : status.warnings);
-    status.errors = doc.errors().size();
-    status.chunksNew = written.entry().manifest().stats().chunksNew();
-    String message =
-        doc.items()
-            + " items"
-            + (doc.volumes().isEmpty() ? "" : ", " + doc.volumes().size() + " pod volumes")
-            + (doc.errors().isEmpty() ? "" : "; errors: " + String.join("; ", first(doc.errors())))
-            + (doc.warnings().isEmpty()
-                ? ""
-                : "; warnings: " + String.join("; ", first(doc.warnings())));
-    return finish(backup, RunPhase.of(doc.phase()).orElseThrow(), message);
+    BackupResult.Ending end = BackupResult.of(status, written);
+    return finish(pass, end.phase(), end.message());
   }
 
-  private static List<String> first(List<String> all) {
-    return all.size() <= 5 ? all : all.subList(0, 5);
-  }
-
-  /** An InProgress backup this process is not running: complete it from its manifest, or fail. */
-  private Duration recover(Backup backup, BackupStorageLocationRepository bslr) {
+  /** InProgress, found by a pass: complete the backup from its manifest, or fail it. */
+  private Duration recover(Pass<Backup, BackupStatus> pass, BackupStorageLocationRepository bslr) {
     SnapshotCatalog.Entry found;
     try (Repository repo = repositories.open(bslr)) {
-      found = new BackupSnapshots(repo, settings.clock()).manifestOf(BackupRun.uid(backup));
+      found =
+          new BackupSnapshots(repo, settings.clock()).manifestOf(BackupRun.uid(pass.resource()));
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      note(
-          backup,
+      return note(
+          pass,
           "left InProgress by an operator that stopped; cannot yet check repository "
               + bslr.getMetadata().getName()
               + " for its manifest: "
               + e.getMessage());
-      return settings.recheck();
     }
-    return found == null ? finish(backup, FAILED, RESTARTED) : fromManifest(backup, found);
+    return found == null ? finish(pass, FAILED, RESTARTED) : fromManifest(pass, found);
   }
 
-  private Duration fromManifest(Backup backup, SnapshotCatalog.Entry found) {
-    BackupStatus status = backup.getStatus();
-    BackupLabels labels = BackupLabels.of(found.manifest());
-    status.snapshotID = found.id().hex();
-    status.manifest = found.name();
-    status.items = labels.items();
-    status.warnings = labels.warnings();
-    status.errors = labels.errors();
-    RunPhase phase = labels.phase() == null ? COMPLETED : labels.phase();
-    return finish(
-        backup,
-        phase,
-        "completed from its manifest after the operator restarted (" + found.name() + ")");
+  private Duration fromManifest(Pass<Backup, BackupStatus> pass, SnapshotCatalog.Entry found) {
+    BackupResult.Ending end = BackupResult.found(pass.status(), found);
+    return finish(pass, end.phase(), end.message());
   }
 
-  /** Says why the backup waits, once. */
-  private void note(Backup backup, String why) {
-    if (!why.equals(backup.getStatus().message)) {
-      backup.getStatus().message = why;
-      client.resource(backup).updateStatus();
+  /** Says why the backup waits, once; returns when to look again. */
+  private Duration note(Pass<Backup, BackupStatus> pass, String why) {
+    if (!why.equals(pass.status().message)) {
+      pass.status().message = why;
+      pass.write();
     }
+    return settings.recheck();
   }
 
   /**
    * Fails the backup because of {@code cause} — unless the operator stopping caused it: then the
    * status keeps its phase and the next operator resumes or fails the backup with the real reason.
    */
-  private Duration fail(Backup backup, String message, Throwable cause) {
+  private Duration fail(Pass<Backup, BackupStatus> pass, String message, Throwable cause) {
     if (Stopping.explains(cause)) {
       throw new Stopping.Stopped(cause);
     }
-    return finish(backup, FAILED, message);
+    return finish(pass, FAILED, message);
   }
 
-  private Duration finish(Backup backup, RunPhase phase, String message) {
-    BackupStatus status = backup.getStatus();
+  private Duration finish(Pass<Backup, BackupStatus> pass, RunPhase phase, String message) {
+    BackupStatus status = pass.status();
     status.phase = phase;
     status.message = message;
     status.completionTimestamp = settings.clock().instant().toString();
-    client.resource(backup).updateStatus();
-    events.record(backup, phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
+    pass.write(phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
     return null;
   }
 }

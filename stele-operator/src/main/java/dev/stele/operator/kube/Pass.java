@@ -39,6 +39,15 @@ public final class Pass<R extends CustomResource<?, S>, S> {
     return resource;
   }
 
+  /**
+   * Writes the status this process alone owns: on a conflict, over the resource as the server has
+   * it (see {@link StatusRecorder#force}).
+   */
+  public R force() {
+    resource = recorder.force(resource, context);
+    return resource;
+  }
+
   /** Writes the status and records an Event about it. */
   public R write(String type, String reason, String message) {
     write();

@@ -13,15 +13,14 @@ import dev.stele.operator.kube.Durations;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.OperatorMetrics;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.Place;
 import dev.stele.s3.BucketConfig;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,29 +32,40 @@ import java.util.Objects;
  * LocationCheck}), writes that into the status, and creates the location's default repository.
  */
 @ControllerConfiguration(name = "backupstoragelocation")
-public final class LocationReconciler implements Reconciler<BackupStorageLocation> {
+public final class LocationReconciler
+    extends PhasedReconciler<BackupStorageLocation, BackupStorageLocationStatus, LocationPhase> {
   static final Duration DEFAULT_FREQUENCY = Duration.ofMinutes(1);
 
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
   private final OperatorMetrics metrics;
 
   public LocationReconciler(KubernetesClient client, Settings settings, OperatorMetrics metrics) {
-    this.client = client;
+    super(client, new Events(client, settings.clock()));
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
     this.metrics = metrics;
   }
 
+  /** The cached copy is enough: a pass replaces the whole status with what the bucket says. */
   @Override
-  public UpdateControl<BackupStorageLocation> reconcile(
-      BackupStorageLocation bsl, Context<BackupStorageLocation> context) {
-    return UpdateControl.<BackupStorageLocation>noUpdate().rescheduleAfter(reconcile(bsl));
+  protected BackupStorageLocation observe(BackupStorageLocation cached) {
+    return cached;
   }
 
-  /** One pass; returns when to look again. */
-  public Duration reconcile(BackupStorageLocation bsl) {
+  @Override
+  protected BackupStorageLocationStatus newStatus() {
+    return new BackupStorageLocationStatus();
+  }
+
+  @Override
+  protected LocationPhase phase(BackupStorageLocationStatus status) {
+    return status.phase;
+  }
+
+  /** Checks the bucket when due, records what it found, and returns when to check again. */
+  @Override
+  protected Duration advance(
+      Pass<BackupStorageLocation, BackupStorageLocationStatus> pass, LocationPhase before) {
+    BackupStorageLocation bsl = pass.resource();
     Instant now = settings.clock().instant();
     BackupStorageLocationStatus old = bsl.getStatus();
     BackupStorageLocationSpec spec = bsl.getSpec();
@@ -91,11 +101,9 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
     bsl.setStatus(status);
     // The metric first: whoever sees the new status can also scrape it.
     metrics.locationPhase(bsl, status.phase);
-    client.resource(bsl).updateStatus();
-    LocationPhase before = old == null ? null : old.phase;
+    pass.write();
     if (status.phase != before) {
-      events.record(
-          bsl,
+      pass.event(
           available ? Events.NORMAL : Events.WARNING,
           status.phase.value(),
           available
@@ -103,7 +111,7 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
               : status.message);
     }
     if (available && !Boolean.FALSE.equals(spec.createDefaultRepository)) {
-      ensureDefaultRepository(bsl);
+      ensureDefaultRepository(pass);
     }
     return frequency;
   }
@@ -141,15 +149,16 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
     return status;
   }
 
-  private void ensureDefaultRepository(BackupStorageLocation bsl) {
+  private void ensureDefaultRepository(
+      Pass<BackupStorageLocation, BackupStorageLocationStatus> pass) {
+    BackupStorageLocation bsl = pass.resource();
     String ns = bsl.getMetadata().getNamespace();
     String name = bsl.getMetadata().getName();
     var repos = client.resources(BackupStorageLocationRepository.class).inNamespace(ns);
     BackupStorageLocationRepository existing = repos.withName(name).get();
     if (existing != null) {
       if (existing.getSpec() == null || !name.equals(existing.getSpec().backupStorageLocation)) {
-        events.record(
-            bsl,
+        pass.event(
             Events.WARNING,
             "DefaultRepositoryConflict",
             "BackupStorageLocationRepository "
@@ -169,8 +178,7 @@ public final class LocationReconciler implements Reconciler<BackupStorageLocatio
     repo.setSpec(new BackupStorageLocationRepositorySpec());
     repo.getSpec().backupStorageLocation = name;
     repos.resource(repo).create();
-    events.record(
-        bsl,
+    pass.event(
         Events.NORMAL,
         "DefaultRepositoryCreated",
         "created BackupStorageLocationRepository " + name);

@@ -8,10 +8,12 @@ import static dev.stele.k8s.api.PodVolumePhase.NEW;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
+import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Repository;
@@ -59,16 +61,16 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
     super(client, settings, node);
   }
 
+  /** This node's requests only. */
   @Override
-  public Duration reconcile(PodVolumeBackup cached) {
-    if (cached.getSpec() == null || !node.node().equals(cached.getSpec().node)) {
-      return null;
-    }
-    PodVolumeBackup pvb = current(cached);
-    if (pvb == null || isFinal(pvb.getStatus())) {
-      return null;
-    }
-    StatusWriter<PodVolumeBackup> status = new StatusWriter<>(client, pvb);
+  protected boolean serves(PodVolumeBackup pvb) {
+    return pvb.getSpec() != null && node.node().equals(pvb.getSpec().node);
+  }
+
+  @Override
+  protected Duration advance(Pass<PodVolumeBackup, PodVolumeStatus> pass, PodVolumePhase phase) {
+    PodVolumeBackup pvb = pass.resource();
+    StatusWriter<PodVolumeBackup> status = new StatusWriter<>(pass);
     PodVolumeBackupSpec spec = pvb.getSpec();
     String invalid = invalid(spec);
     if (invalid != null) {
@@ -160,7 +162,7 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
               s.bytesTotal = total;
               s.bytesDone = 0L;
             });
-    events.record(started, Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
+    status.event(Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
     FileBackupOptions options =
         FileBackupOptions.defaults(host)
             .withTags(List.of(SteleApi.POD_VOLUME_TAG))

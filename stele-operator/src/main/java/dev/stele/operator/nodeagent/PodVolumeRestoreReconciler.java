@@ -13,6 +13,7 @@ import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
@@ -58,32 +59,26 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
   }
 
   @Override
-  public Duration reconcile(PodVolumeRestore cached) {
-    if (isFinal(cached.getStatus())) {
-      return null;
-    }
-    PodVolumeRestore pvr = current(cached);
-    if (pvr == null || isFinal(pvr.getStatus())) {
-      return null;
-    }
+  protected Duration advance(Pass<PodVolumeRestore, PodVolumeStatus> pass, PodVolumePhase phase) {
+    PodVolumeRestore pvr = pass.resource();
     PodVolumeRestoreSpec spec = pvr.getSpec();
     if (spec == null || spec.pod == null || blank(spec.pod.namespace) || blank(spec.pod.name)) {
-      return waitFor(pvr, "spec.pod needs a namespace and a name", FAILED);
+      return waitFor(pass, "spec.pod needs a namespace and a name", FAILED);
     }
     String podName = spec.pod.namespace + "/" + spec.pod.name;
     Pod pod = client.pods().inNamespace(spec.pod.namespace).withName(spec.pod.name).get();
     if (pod == null) {
-      return waitFor(pvr, "waiting for pod " + podName + " to be created", NEW);
+      return waitFor(pass, "waiting for pod " + podName + " to be created", NEW);
     }
     String on = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
     if (blank(on)) {
-      return waitFor(pvr, "waiting for pod " + podName + " to be scheduled to a node", NEW);
+      return waitFor(pass, "waiting for pod " + podName + " to be scheduled to a node", NEW);
     }
     if (!node.node().equals(on)) {
       return null;
     }
     // This node's from here on.
-    StatusWriter<PodVolumeRestore> status = new StatusWriter<>(client, pvr);
+    StatusWriter<PodVolumeRestore> status = new StatusWriter<>(pass);
     String invalid = invalid(spec);
     if (invalid != null) {
       return finish(status, FAILED, invalid);
@@ -103,7 +98,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
     }
     String notReady = Repositories.notReady(bslr);
     if (notReady != null) {
-      waitFor(pvr, notReady, NEW);
+      waitFor(pass, notReady, NEW);
       return settings.recheck();
     }
     Path dir;
@@ -113,7 +108,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
       if (e.permanent) {
         return finish(status, FAILED, e.getMessage());
       }
-      return waitFor(pvr, "waiting: " + e.getMessage(), NEW);
+      return waitFor(pass, "waiting: " + e.getMessage(), NEW);
     }
     if (Files.exists(VolumeFiles.marker(dir, spec.restoreUID))) {
       status.write(s -> s.path = dir.toString());
@@ -160,7 +155,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
               s.bytesTotal = snapshot.stats().bytes();
               s.bytesDone = 0L;
             });
-    events.record(started, Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
+    status.event(Events.NORMAL, IN_PROGRESS.value(), started.getStatus().message);
     AtomicLong planned = new AtomicLong();
     AtomicLong written = new AtomicLong();
     List<String> warnings = new ArrayList<>();
@@ -237,8 +232,9 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
    * changed, as any agent may while the pod has no node; a write that conflicts with another
    * agent's is dropped. Returns when to look again.
    */
-  private Duration waitFor(PodVolumeRestore pvr, String message, PodVolumePhase phase) {
-    PodVolumeStatus s = pvr.getStatus() == null ? new PodVolumeStatus() : pvr.getStatus();
+  private Duration waitFor(
+      Pass<PodVolumeRestore, PodVolumeStatus> pass, String message, PodVolumePhase phase) {
+    PodVolumeStatus s = pass.status();
     boolean failed = phase == FAILED;
     if (!message.equals(s.message) || phase != s.phase) {
       s.phase = phase;
@@ -246,11 +242,11 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
       if (failed) {
         s.completionTimestamp = settings.clock().instant().toString();
       }
-      pvr.setStatus(s);
       try {
-        PodVolumeRestore written = client.resource(pvr).updateStatus();
         if (failed) {
-          events.record(written, Events.WARNING, FAILED.value(), message);
+          pass.write(Events.WARNING, FAILED.value(), message);
+        } else {
+          pass.write();
         }
       } catch (KubernetesClientException e) {
         if (e.getCode() != HttpURLConnection.HTTP_CONFLICT) {

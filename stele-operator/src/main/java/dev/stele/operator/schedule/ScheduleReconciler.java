@@ -8,15 +8,14 @@ import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Times;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,46 +35,40 @@ import java.util.Objects;
  * same time finds its Backup already there instead of making a second one.
  */
 @ControllerConfiguration(name = "schedule")
-public final class ScheduleReconciler implements Reconciler<Schedule> {
+public final class ScheduleReconciler
+    extends PhasedReconciler<Schedule, ScheduleStatus, SchedulePhase> {
   private static final DateTimeFormatter STAMP =
       DateTimeFormatter.ofPattern("yyyyMMddHHmmss").withZone(ZoneOffset.UTC);
 
   /** A label value's limit, which the schedule's name becomes on each Backup. */
   private static final int MAX_NAME = 63;
 
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
 
   public ScheduleReconciler(KubernetesClient client, Settings settings) {
-    this.client = client;
+    super(client, new Events(client, settings.clock()));
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
   }
 
   @Override
-  public UpdateControl<Schedule> reconcile(Schedule schedule, Context<Schedule> context) {
-    Duration again = reconcile(schedule);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<Schedule>noUpdate().rescheduleAfter(again);
+  protected ScheduleStatus newStatus() {
+    return new ScheduleStatus();
   }
 
-  /** One pass; returns when to look again, or null to wait for a change of the Schedule. */
-  public Duration reconcile(Schedule cached) {
-    Schedule schedule =
-        client
-            .resources(Schedule.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (schedule == null) {
-      return null;
-    }
+  @Override
+  protected SchedulePhase phase(ScheduleStatus status) {
+    return status.phase;
+  }
+
+  /**
+   * FailedValidation while the name or the cron expression is wrong; otherwise Enabled, creating
+   * the Backup that is due. Returns when the next one is, or null to wait for a change.
+   */
+  @Override
+  protected Duration advance(Pass<Schedule, ScheduleStatus> pass, SchedulePhase phase) {
+    Schedule schedule = pass.resource();
     ScheduleSpec spec = schedule.getSpec() == null ? new ScheduleSpec() : schedule.getSpec();
-    ScheduleStatus status =
-        schedule.getStatus() == null ? new ScheduleStatus() : schedule.getStatus();
-    schedule.setStatus(status);
+    ScheduleStatus status = pass.status();
     CronSchedule cron;
     try {
       if (schedule.getMetadata().getName().length() > MAX_NAME) {
@@ -91,16 +84,14 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
         status.phase = SchedulePhase.FAILED_VALIDATION;
         status.message = e.getMessage();
         status.nextBackup = null;
-        client.resource(schedule).updateStatus();
-        events.record(
-            schedule, Events.WARNING, SchedulePhase.FAILED_VALIDATION.value(), e.getMessage());
+        pass.write(Events.WARNING, SchedulePhase.FAILED_VALIDATION.value(), e.getMessage());
       }
       return null;
     }
     if (Boolean.TRUE.equals(spec.paused)) {
       if (status.nextBackup != null) {
         status.nextBackup = null;
-        client.resource(schedule).updateStatus();
+        pass.write();
       }
       return null;
     }
@@ -116,15 +107,14 @@ public final class ScheduleReconciler implements Reconciler<Schedule> {
       status.lastBackupName = name;
       due = cron.nextAfter(slot);
       if (created) {
-        events.record(
-            schedule, Events.NORMAL, "BackupCreated", "created Backup " + name + " for " + slot);
+        pass.event(Events.NORMAL, "BackupCreated", "created Backup " + name + " for " + slot);
       }
     }
     status.phase = SchedulePhase.ENABLED;
     status.message = null;
     status.nextBackup = due == null ? null : due.toString();
     if (!statusLine(status).equals(before)) {
-      client.resource(schedule).updateStatus();
+      pass.write();
     }
     if (due == null) {
       return null;
