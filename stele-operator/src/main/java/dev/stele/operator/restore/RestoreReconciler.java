@@ -17,7 +17,6 @@ import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
-import dev.stele.operator.kube.Times;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -122,14 +121,7 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
     pass.status().startTimestamp = started.toString();
     pass.status().message = "restoring from backup " + backup;
     pass.write();
-    Outcome outcome =
-        new Outcome(
-            backup,
-            bs.snapshotID,
-            bs.repository,
-            Times.parse(bs.expiration),
-            started.toString(),
-            settings.clock());
+    Outcome outcome = check.outcome(backup, started, settings.clock());
     Repository repo;
     try {
       repo = repositories.open(check.repository());
