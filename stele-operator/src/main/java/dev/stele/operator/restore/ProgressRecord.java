@@ -33,26 +33,17 @@ final class ProgressRecord {
     p.backupSnapshotID = outcome.backupSnapshot;
     p.repository = outcome.repository;
     p.resultsExpiration = outcome.expires == null ? null : outcome.expires.toString();
-    int[] left = {BUDGET};
-    p.warnings = fit(outcome.warnings, ProgressRecord::size, left);
-    p.errors = fit(outcome.errors, ProgressRecord::size, left);
+    Budget budget = new Budget();
+    p.warnings = budget.take(outcome.warnings, ProgressRecord::size);
+    p.errors = budget.take(outcome.errors, ProgressRecord::size);
     p.objects =
-        fit(outcome.objects, ProgressRecord::size, left).stream()
+        budget.take(outcome.objects, ProgressRecord::size).stream()
             .map(ProgressRecord::item)
             .toList();
-    p.log = fit(outcome.log, ProgressRecord::size, left);
+    p.log = budget.take(outcome.log, ProgressRecord::size);
     p.volumeRequests = outcome.volumes.stream().map(ProgressRecord::request).toList();
-    int cut =
-        outcome.warnings.size()
-            - p.warnings.size()
-            + outcome.errors.size()
-            - p.errors.size()
-            + outcome.objects.size()
-            - p.objects.size()
-            + outcome.log.size()
-            - p.log.size();
     p.note =
-        cut == 0
+        !budget.exceeded
             ? outcome.note
             : "the record kept in the Restore's status while its volumes were restored is limited"
                 + " to "
@@ -111,19 +102,25 @@ final class ProgressRecord {
     return outcome;
   }
 
-  /** The longest prefix of {@code all} whose sizes fit in {@code left[0]}, which it lowers. */
-  private static <T> List<T> fit(List<T> all, ToIntFunction<T> size, int[] left) {
-    List<T> kept = new ArrayList<>();
-    for (T t : all) {
-      int n = size.applyAsInt(t);
-      if (n > left[0]) {
-        left[0] = 0;
-        break;
+  /** What is left of {@link #BUDGET}: once a list does not fit, nothing after it does. */
+  private static final class Budget {
+    int left = BUDGET;
+    boolean exceeded;
+
+    /** The longest prefix of {@code all} that fits. */
+    <T> List<T> take(List<T> all, ToIntFunction<T> size) {
+      List<T> kept = new ArrayList<>();
+      for (T t : all) {
+        int n = size.applyAsInt(t);
+        if (exceeded || n > left) {
+          exceeded = true;
+          break;
+        }
+        left -= n;
+        kept.add(t);
       }
-      left[0] -= n;
-      kept.add(t);
+      return kept;
     }
-    return kept;
   }
 
   private static <T, R> List<R> list(List<T> kept, Function<T, R> convert) {

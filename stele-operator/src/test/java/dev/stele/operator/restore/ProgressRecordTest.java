@@ -69,18 +69,18 @@ class ProgressRecordTest {
 
   @Test
   void aRecordTooLargeForTheStatusKeepsWhatFitsAndSaysWhatIsLeftOut() throws Exception {
-    Outcome o = outcome(20_000);
+    Outcome o = outcome(8_000);
     var kept = ProgressRecord.of(o);
     // What the API server stores: the record's JSON.
     assertThat(new ObjectMapper().writeValueAsString(kept).length())
         .isLessThanOrEqualTo(ProgressRecord.BUDGET + 1024);
     assertThat(kept.warnings).isEqualTo(o.warnings);
     assertThat(kept.errors).isEqualTo(o.errors);
-    assertThat(kept.objects).isNotEmpty().hasSizeLessThan(20_000);
+    assertThat(kept.objects).isNotEmpty().hasSizeLessThan(8_000);
     assertThat(kept.volumeRequests).hasSize(1);
     assertThat(kept.note).contains("limited to 512 KiB").contains("the counts are exact");
     Outcome back = ProgressRecord.resume(restoreWith(o), clock);
-    assertThat(back.restored).isEqualTo(20_000);
+    assertThat(back.restored).isEqualTo(8_000);
     assertThat(back.objects).isEqualTo(o.objects.subList(0, kept.objects.size()));
     assertThat(back.note).isEqualTo(kept.note);
   }
