@@ -57,7 +57,7 @@ final class RepositoryMaintenance {
       return settings.recheck();
     }
     Instant now = settings.clock().instant();
-    Instant since = RepositoryReconciler.readySince(status);
+    Instant since = ReadyCondition.since(status);
     Instant anchor = since == null ? now : since;
     Instant lastQuick = parse(status.lastMaintenanceTime, anchor);
     Instant lastFull = parse(status.lastFullMaintenanceTime, anchor);

@@ -3,7 +3,6 @@ package dev.stele.operator.repository;
 import static dev.stele.k8s.api.RepositoryPhase.NOT_READY;
 import static dev.stele.k8s.api.RepositoryPhase.READY;
 
-import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
 import dev.stele.k8s.api.AccessMode;
 import dev.stele.k8s.api.BackupStorageLocation;
@@ -17,22 +16,20 @@ import dev.stele.operator.kube.Conditions;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.OperatorMetrics;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Stopping;
 import dev.stele.operator.location.LocationReconciler;
 import dev.stele.operator.location.Lock;
 import dev.stele.operator.location.Places;
 import dev.stele.operator.store.Place;
-import dev.stele.repo.BlobKind;
-import dev.stele.repo.Id;
 import dev.stele.repo.NotARepositoryException;
-import dev.stele.repo.Pack;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.UnsupportedVersionException;
 import dev.stele.repo.WrongPasswordException;
-import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -40,8 +37,6 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.DeleteControl;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
@@ -49,10 +44,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.Collectors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reconciles a {@link BackupStorageLocationRepository}: once its location is Available, creates the
@@ -65,28 +57,23 @@ import org.slf4j.LoggerFactory;
  */
 @ControllerConfiguration(name = "backupstoragelocationrepository")
 public final class RepositoryReconciler
-    implements Reconciler<BackupStorageLocationRepository>,
-        Cleaner<BackupStorageLocationRepository> {
-
-  private static final Logger LOG = LoggerFactory.getLogger(RepositoryReconciler.class);
-
-  private final KubernetesClient client;
+    extends PhasedReconciler<
+        BackupStorageLocationRepository, BackupStorageLocationRepositoryStatus, RepositoryPhase>
+    implements Cleaner<BackupStorageLocationRepository> {
   private final Settings settings;
   private final Events events;
   private final OperatorMetrics metrics;
 
   public RepositoryReconciler(KubernetesClient client, Settings settings, OperatorMetrics metrics) {
-    this.client = client;
-    this.settings = settings;
-    this.events = new Events(client, settings.clock());
-    this.metrics = metrics;
+    this(client, settings, metrics, new Events(client, settings.clock()));
   }
 
-  @Override
-  public UpdateControl<BackupStorageLocationRepository> reconcile(
-      BackupStorageLocationRepository bslr, Context<BackupStorageLocationRepository> context) {
-    return UpdateControl.<BackupStorageLocationRepository>noUpdate()
-        .rescheduleAfter(reconcile(bslr));
+  private RepositoryReconciler(
+      KubernetesClient client, Settings settings, OperatorMetrics metrics, Events events) {
+    super(client, events);
+    this.settings = settings;
+    this.events = events;
+    this.metrics = metrics;
   }
 
   /** Index of the primary cache: a repository under the key {@code <namespace>/<location>}. */
@@ -132,13 +119,33 @@ public final class RepositoryReconciler
     return new RepositoryDeletion(client, settings, events).cleanup(bslr);
   }
 
-  /** One pass; returns when to look again. */
-  public Duration reconcile(BackupStorageLocationRepository bslr) {
+  /** The cached copy is enough: a pass finds out everything the status says again. */
+  @Override
+  protected BackupStorageLocationRepository observe(BackupStorageLocationRepository cached) {
+    return cached;
+  }
+
+  @Override
+  protected BackupStorageLocationRepositoryStatus newStatus() {
+    return new BackupStorageLocationRepositoryStatus();
+  }
+
+  @Override
+  protected RepositoryPhase phase(BackupStorageLocationRepositoryStatus status) {
+    return status.phase;
+  }
+
+  /**
+   * Ready once the repository is created or opened (then maintenance runs when due, and the counts
+   * are taken), NotReady with what to change otherwise; returns when to look again.
+   */
+  @Override
+  protected Duration advance(
+      Pass<BackupStorageLocationRepository, BackupStorageLocationRepositoryStatus> pass,
+      RepositoryPhase before) {
+    BackupStorageLocationRepository bslr = pass.resource();
     Instant now = settings.clock().instant();
-    BackupStorageLocationRepositoryStatus old = bslr.getStatus();
-    BackupStorageLocationRepositoryStatus status =
-        old == null ? new BackupStorageLocationRepositoryStatus() : old;
-    RepositoryPhase before = status.phase;
+    BackupStorageLocationRepositoryStatus status = pass.status();
     String oldMessage = status.message;
     Duration next = settings.recheck();
     String refused = null;
@@ -147,18 +154,14 @@ public final class RepositoryReconciler
       try (Repository repo = p.repo()) {
         RepositoryFormat f = repo.format();
         status.phase = READY;
-        status.repositoryID = f.id();
-        status.url = p.url();
-        status.lock = new Lock(f.retentionMode(), f.minimumRetention()).toString();
-        status.compressionLevel = f.compressionLevel();
-        status.packSizeMiB = f.packSize() >> 20;
-        refused = refusedChanges(bslr.getSpec(), f);
+        RepositoryFacts.format(f, p.url(), status);
+        refused = RepositoryFacts.refusedChanges(bslr.getSpec(), f);
         status.message = refused == null ? "" : refused;
-        setReady(bslr, status, now);
+        ReadyCondition.set(bslr, status, now);
         if (p.writable()) {
           next = new RepositoryMaintenance(settings, events, metrics).runIfDue(bslr, repo, status);
         }
-        count(repo, status);
+        RepositoryFacts.count(repo, status);
       }
     } catch (NotReadyException e) {
       status.phase = NOT_READY;
@@ -172,7 +175,7 @@ public final class RepositoryReconciler
     }
     status.observedGeneration = LocationReconciler.generation(bslr);
     if (status.phase != READY) {
-      setReady(bslr, status, now);
+      ReadyCondition.set(bslr, status, now);
     }
     Conditions.set(
         status.conditions,
@@ -182,71 +185,18 @@ public final class RepositoryReconciler
         refused,
         status.observedGeneration,
         now);
-    bslr.setStatus(status);
     metrics.repositoryPhase(bslr, status.phase);
-    client.resource(bslr).updateStatus();
+    pass.write();
     if (before != status.phase) {
-      events.record(
-          bslr,
+      pass.event(
           status.phase == READY ? Events.NORMAL : Events.WARNING,
           status.phase.value(),
           status.phase == READY ? "repository " + status.url + " is ready" : status.message);
     }
     if (refused != null && !refused.equals(oldMessage)) {
-      events.record(bslr, Events.WARNING, "CreationParameterChanged", refused);
+      pass.event(Events.WARNING, "CreationParameterChanged", refused);
     }
     return next;
-  }
-
-  /**
-   * Counts and sizes from listings (no snapshot is read): snapshots, forgotten ones, packs and
-   * their bytes. A failure leaves the last counts; it is not a reason to be NotReady.
-   */
-  static void count(Repository repo, BackupStorageLocationRepositoryStatus status) {
-    try {
-      Set<String> forgotten = repo.tombstoned();
-      int live = 0;
-      int gone = 0;
-      for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-        if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
-          gone++;
-        } else {
-          live++;
-        }
-      }
-      List<BlobInfo> packs = repo.store().list(Pack.PREFIX);
-      status.snapshots = live;
-      status.forgottenSnapshots = gone;
-      status.packs = packs.size();
-      status.packBytes = packs.stream().mapToLong(BlobInfo::size).sum();
-    } catch (IOException | RuntimeException e) {
-      LOG.warn("could not count {}: {}", status.url, e.getMessage());
-    }
-  }
-
-  private static void setReady(
-      BackupStorageLocationRepository bslr,
-      BackupStorageLocationRepositoryStatus status,
-      Instant now) {
-    boolean ready = status.phase == READY;
-    Conditions.set(
-        status.conditions,
-        "Ready",
-        ready,
-        ready ? "RepositoryOpened" : "NotReady",
-        status.message,
-        LocationReconciler.generation(bslr),
-        now);
-  }
-
-  /** When the repository first became Ready, by the Ready condition; null if it never did. */
-  static Instant readySince(BackupStorageLocationRepositoryStatus status) {
-    for (Condition c : status.conditions) {
-      if ("Ready".equals(c.getType()) && "True".equals(c.getStatus())) {
-        return Instant.parse(c.getLastTransitionTime());
-      }
-    }
-    return null;
   }
 
   private record Provisioned(Repository repo, String url, boolean writable) {}
@@ -401,31 +351,6 @@ public final class RepositoryReconciler
       throw new NotReadyException(
           "the repository at " + url + " needs a newer Stele: " + e.getMessage());
     }
-  }
-
-  /** Why creation-time parameters in {@code spec} cannot apply to {@code f}; null if they agree. */
-  static String refusedChanges(BackupStorageLocationRepositorySpec spec, RepositoryFormat f) {
-    StringBuilder b = new StringBuilder();
-    if (spec.compressionLevel != null && spec.compressionLevel != f.compressionLevel()) {
-      b.append("compressionLevel ")
-          .append(spec.compressionLevel)
-          .append(" (the repository was created with ")
-          .append(f.compressionLevel())
-          .append(")");
-    }
-    if (spec.packSizeMiB != null && spec.packSizeMiB != f.packSize() >> 20) {
-      b.append(b.length() > 0 ? ", " : "")
-          .append("packSizeMiB ")
-          .append(spec.packSizeMiB)
-          .append(" (the repository was created with ")
-          .append(f.packSize() >> 20)
-          .append(")");
-    }
-    return b.length() == 0
-        ? null
-        : "refused: "
-            + b
-            + " — these are fixed when a repository is created; the repository keeps its own";
   }
 
   /** The resource cannot be Ready; the message says why and what to change. */
