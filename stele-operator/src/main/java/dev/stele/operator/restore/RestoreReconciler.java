@@ -133,7 +133,11 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
       next = restoreObjects(pass, repo, check, outcome);
     } catch (IOException e) {
       // closing it: what the restore wrote was durable before
-      LOG.warn("restore {}: closing repository {}", backup, bs.repository, e);
+      LOG.warn(
+          "restore {}: closing repository {}",
+          pass.resource().getMetadata().getName(),
+          bs.repository,
+          e);
     }
     return next;
   }
