@@ -34,4 +34,8 @@ public class RestoreStatus {
 
   @JsonPropertyDescription("The snapshot holding restore.json and restore.log, written once")
   public String resultsSnapshotID;
+
+  @JsonPropertyDescription(
+      "While WaitingForVolumes: what the results need, so a restart loses nothing")
+  public RestoreProgress progress;
 }

@@ -157,7 +157,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     status = pass.status();
     try (Repository repo = repositories.open(bslr)) {
       BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
-      if (snapshots.manifestOf(backup) != null) {
+      if (snapshots.manifestOf(BackupRun.uid(backup)) != null) {
         // Only a Backup recreated with the same uid could get here; never a second manifest.
         return finish(pass, FAILED, "a manifest for this backup already exists");
       }
@@ -167,7 +167,9 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
               : settings.backupResources();
       BackupSnapshots.Part part;
       try {
-        part = snapshots.writeResources(backup, new ResourceCollector(client, types, repo));
+        part =
+            snapshots.writeResources(
+                BackupRun.of(backup), new ResourceCollector(client, types, repo));
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return fail(pass, "collecting resources: " + e.getMessage(), e);
@@ -233,12 +235,13 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     BackupStatus status = pass.status();
     BackupSnapshots.Written written;
     try {
-      SnapshotCatalog.Entry existing = snapshots.manifestOf(pass.resource());
+      SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(pass.resource()));
       if (existing != null) {
         return fromManifest(pass, existing);
       }
       written =
-          snapshots.writeBackup(pass.resource(), Id.parse(status.resourcesSnapshotID), volumes);
+          snapshots.writeBackup(
+              BackupRun.of(pass.resource()), Id.parse(status.resourcesSnapshotID), volumes);
     } catch (IOException | RuntimeException e) {
       LOG.warn("backup {}: manifest not written", pass.resource().getMetadata().getName(), e);
       return fail(
@@ -254,7 +257,8 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   private Duration recover(Pass<Backup, BackupStatus> pass, BackupStorageLocationRepository bslr) {
     SnapshotCatalog.Entry found;
     try (Repository repo = repositories.open(bslr)) {
-      found = new BackupSnapshots(repo, settings.clock()).manifestOf(pass.resource());
+      found =
+          new BackupSnapshots(repo, settings.clock()).manifestOf(BackupRun.uid(pass.resource()));
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       return note(
           pass,

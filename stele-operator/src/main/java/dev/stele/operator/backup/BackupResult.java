@@ -2,10 +2,8 @@ package dev.stele.operator.backup;
 
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.RunPhase;
-import dev.stele.k8s.api.SteleApi;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.util.List;
-import java.util.Map;
 
 /**
  * How a finished backup's result enters its status: from the manifest just written, or from one a
@@ -37,14 +35,14 @@ final class BackupResult {
 
   /** Fills {@code status} from a manifest found in the repository, written before a restart. */
   static Ending found(BackupStatus status, SnapshotCatalog.Entry found) {
-    Map<String, String> l = found.manifest().labels();
+    BackupLabels labels = BackupLabels.of(found.manifest());
     status.snapshotID = found.id().hex();
     status.manifest = found.name();
-    status.items = integer(l.get(SteleApi.BACKUP_ITEMS_LABEL));
-    status.warnings = integer(l.get(SteleApi.BACKUP_WARNINGS_LABEL));
-    status.errors = integer(l.get(SteleApi.BACKUP_ERRORS_LABEL));
+    status.items = labels.items();
+    status.warnings = labels.warnings();
+    status.errors = labels.errors();
     return new Ending(
-        RunPhase.of(l.get(SteleApi.BACKUP_PHASE_LABEL)).orElse(RunPhase.COMPLETED),
+        labels.phase() == null ? RunPhase.COMPLETED : labels.phase(),
         "completed from its manifest after the operator restarted (" + found.name() + ")");
   }
 
@@ -53,13 +51,5 @@ final class BackupResult {
 
   private static List<String> first(List<String> all) {
     return all.size() <= 5 ? all : all.subList(0, 5);
-  }
-
-  private static Integer integer(String s) {
-    try {
-      return s == null ? null : Integer.valueOf(s);
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 }

@@ -1,8 +1,5 @@
 package dev.stele.operator.backup;
 
-import dev.stele.k8s.api.Backup;
-import dev.stele.k8s.api.BackupSpec;
-import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
@@ -71,33 +68,31 @@ final class BackupSnapshots {
    * Collects the resources {@code backup} selects, selects the volumes of its pods, and writes both
    * as the resources part.
    */
-  Part writeResources(Backup backup, ResourceCollector collector) throws IOException {
-    BackupStatus status = backup.getStatus();
-    Instant started = Instant.parse(status.startTimestamp);
-    Instant expires = Instant.parse(status.expiration);
-    BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
-    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 2, started, expires)) {
+  Part writeResources(BackupRun backup, ResourceCollector collector) throws IOException {
+    var spec = backup.spec();
+    try (SmallSnapshot snapshot =
+        SmallSnapshot.start(repo, 2, backup.started(), backup.expires())) {
       ResourceCollector.Result r = collector.collect(spec, snapshot.writer());
       List<String> warnings = new ArrayList<>(r.warnings());
       List<VolumeSelection.PodVolume> volumes = VolumeSelection.select(r.pods(), spec, warnings);
       BackupDocument doc =
           new BackupDocument(
               BackupDocument.VERSION,
-              backup.getMetadata().getName(),
-              backup.getMetadata().getNamespace(),
-              uid(backup),
+              backup.name(),
+              backup.namespace(),
+              backup.uid(),
               spec,
               null, // a part never says how the backup goes: that lives in the cluster
-              status.startTimestamp,
+              backup.started().toString(),
               null,
-              status.expiration,
+              backup.expires().toString(),
               r.items(),
               warnings,
               r.errors(),
               null,
               List.of());
       StringBuilder log = new StringBuilder();
-      line(log, "backup " + backup.getMetadata().getName() + " started at " + started);
+      line(log, "backup " + backup.name() + " started at " + backup.started());
       line(log, "collected " + r.items() + " objects (" + r.itemsNew() + " changed or new)");
       line(log, volumes.size() + " pod volumes selected");
       warnings.forEach(w -> line(log, "warning: " + w));
@@ -107,10 +102,7 @@ final class BackupSnapshots {
       root.file(
           BackupDocument.LOG, log.toString().getBytes(StandardCharsets.UTF_8), snapshot.writer());
       root.subtree(BackupDocument.RESOURCES, r.tree());
-      Map<String, String> labels = new HashMap<>();
-      labels.put(SteleApi.PART_OF_LABEL, uid(backup));
-      labels.put(SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
-      labels.put(SteleApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
+      var labels = BackupLabels.part(backup.name(), backup.namespace(), backup.uid()).toMap();
       var counts =
           new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
       Id id = snapshot.write("/", List.of(SteleApi.RESOURCES_TAG), labels, counts, null).id();
@@ -126,12 +118,9 @@ final class BackupSnapshots {
    * completed or failed). The phase is Completed, or PartiallyFailed when an object or a volume
    * could not be backed up.
    */
-  Written writeBackup(Backup backup, Id resourcesPart, List<PodVolumeBackup> requests)
+  Written writeBackup(BackupRun backup, Id resourcesPart, List<PodVolumeBackup> requests)
       throws IOException {
-    Integer expected = backup.getStatus().volumes;
-    BackupStatus status = backup.getStatus();
-    Instant started = Instant.parse(status.startTimestamp);
-    Instant expires = Instant.parse(status.expiration);
+    Integer expected = backup.volumes();
     SnapshotManifest part = catalog.read(resourcesPart);
     Tree partRoot = browser.tree(browser.root(part));
     BackupDocument sofar = BackupDocument.decode(read(partRoot, BackupDocument.FILE));
@@ -206,7 +195,8 @@ final class BackupSnapshots {
             errors,
             resourcesPart.hex(),
             volumes);
-    try (SmallSnapshot snapshot = SmallSnapshot.start(repo, 1, started, expires)) {
+    try (SmallSnapshot snapshot =
+        SmallSnapshot.start(repo, 1, backup.started(), backup.expires())) {
       TreeBuilder root = snapshot.root();
       root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
       root.file(
@@ -220,7 +210,17 @@ final class BackupSnapshots {
               .subtree(v.volume(), trees.get(v));
         }
       }
-      Map<String, String> labels = labels(backup, phase, sofar.items(), sofar.warnings(), errors);
+      var labels =
+          BackupLabels.manifest(
+                  backup.name(),
+                  backup.namespace(),
+                  backup.uid(),
+                  phase,
+                  backup.expires(),
+                  sofar.items(),
+                  sofar.warnings().size(),
+                  errors.size())
+              .toMap();
       var stats = part.stats();
       var counts =
           new SmallSnapshot.Counts(
@@ -235,39 +235,17 @@ final class BackupSnapshots {
   }
 
   /**
-   * The manifest written for {@code backup}, forgotten or not, or null (see {@link
+   * The manifest written for the backup with this uid, forgotten or not, or null (see {@link
    * SmallSnapshot#find}); parts are labelled differently and never match.
    */
-  SnapshotCatalog.Entry manifestOf(Backup backup) throws IOException {
-    return SmallSnapshot.find(repo, SteleApi.BACKUP_TAG, SteleApi.BACKUP_UID_LABEL, uid(backup));
+  SnapshotCatalog.Entry manifestOf(String uid) throws IOException {
+    return SmallSnapshot.find(repo, SteleApi.BACKUP_TAG, SteleApi.BACKUP_UID_LABEL, uid);
   }
 
   /** {@code backup.log} of a backup's snapshot. */
   String log(SnapshotManifest backup) throws IOException {
     return new String(
         read(browser.tree(browser.root(backup)), BackupDocument.LOG), StandardCharsets.UTF_8);
-  }
-
-  static Map<String, String> labels(
-      Backup backup, RunPhase phase, int items, List<String> warnings, List<String> errors) {
-    Map<String, String> labels = new HashMap<>();
-    labels.put(SteleApi.BACKUP_NAME_LABEL, backup.getMetadata().getName());
-    labels.put(SteleApi.BACKUP_NAMESPACE_LABEL, backup.getMetadata().getNamespace());
-    labels.put(SteleApi.BACKUP_UID_LABEL, uid(backup));
-    labels.put(SteleApi.BACKUP_PHASE_LABEL, phase.value());
-    labels.put(SteleApi.BACKUP_EXPIRATION_LABEL, backup.getStatus().expiration);
-    labels.put(SteleApi.BACKUP_ITEMS_LABEL, String.valueOf(items));
-    labels.put(SteleApi.BACKUP_WARNINGS_LABEL, String.valueOf(warnings.size()));
-    labels.put(SteleApi.BACKUP_ERRORS_LABEL, String.valueOf(errors.size()));
-    return labels;
-  }
-
-  /** The backup's uid, which names its snapshots; namespace/name if the server gave none. */
-  static String uid(Backup backup) {
-    String uid = backup.getMetadata().getUid();
-    return uid == null
-        ? backup.getMetadata().getNamespace() + "/" + backup.getMetadata().getName()
-        : uid;
   }
 
   private byte[] read(Tree tree, String name) throws IOException {

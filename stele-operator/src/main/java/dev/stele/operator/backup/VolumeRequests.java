@@ -56,7 +56,7 @@ final class VolumeRequests {
                 SteleApi.BACKUP_NAME_LABEL,
                 backup.getMetadata().getName(),
                 SteleApi.BACKUP_UID_LABEL,
-                BackupSnapshots.uid(backup)));
+                BackupRun.uid(backup)));
     pvb.getMetadata()
         .setOwnerReferences(
             List.of(
@@ -73,7 +73,7 @@ final class VolumeRequests {
     spec.volume = volume.volume();
     spec.repository = backup.getStatus().repository;
     spec.backupName = backup.getMetadata().getName();
-    spec.backupUID = BackupSnapshots.uid(backup);
+    spec.backupUID = BackupRun.uid(backup);
     spec.expiration = backup.getStatus().expiration;
     pvb.setSpec(spec);
     try {
@@ -90,7 +90,7 @@ final class VolumeRequests {
     return client
         .resources(PodVolumeBackup.class)
         .inNamespace(backup.getMetadata().getNamespace())
-        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupSnapshots.uid(backup))
+        .withLabel(SteleApi.BACKUP_UID_LABEL, BackupRun.uid(backup))
         .list()
         .getItems();
   }

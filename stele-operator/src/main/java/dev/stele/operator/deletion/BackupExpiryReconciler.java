@@ -56,7 +56,8 @@ public final class BackupExpiryReconciler implements Reconciler<Backup> {
     BackupStatus status = backup.getStatus();
     if (status == null
         || backup.getMetadata().getDeletionTimestamp() != null
-        || !DeleteBackupRequestReconciler.finished(status.phase)) {
+        || status.phase == null
+        || !status.phase.isFinal()) {
       return null;
     }
     Instant expiration = Times.parse(status.expiration);

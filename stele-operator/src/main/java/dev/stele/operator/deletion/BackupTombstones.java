@@ -2,7 +2,7 @@ package dev.stele.operator.deletion;
 
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
-import dev.stele.k8s.api.SteleApi;
+import dev.stele.operator.backup.BackupLabels;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
@@ -49,7 +49,7 @@ final class BackupTombstones {
     }
     if (manifest != null) {
       try {
-        String original = catalog.read(manifest).labels().get(SteleApi.BACKUP_UID_LABEL);
+        String original = BackupLabels.of(catalog.read(manifest)).uid();
         if (original != null) {
           uids.add(original);
         }
@@ -62,11 +62,11 @@ final class BackupTombstones {
     for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
       Id id = e.id();
       SnapshotManifest m = e.manifest();
+      BackupLabels labels = BackupLabels.of(m);
       boolean ours =
           id.equals(manifest)
-              || uids.contains(m.labels().get(SteleApi.PART_OF_LABEL))
-              || (m.tags().contains(SteleApi.BACKUP_TAG)
-                  && uids.contains(m.labels().get(SteleApi.BACKUP_UID_LABEL)));
+              || uids.contains(labels.partOf())
+              || (BackupLabels.isManifest(m) && uids.contains(labels.uid()));
       if (ours) {
         found.add(e);
       }

@@ -10,21 +10,17 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
+import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.PodVolumeBackup;
-import dev.stele.k8s.api.RunPhase;
-import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
-import dev.stele.operator.kube.Times;
 import dev.stele.operator.repository.Repositories;
-import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,71 +35,71 @@ import org.slf4j.LoggerFactory;
  * rewritten — then removes the Backup's PodVolumeBackups and the Backup. The status says until when
  * storage keeps the data; maintenance reclaims what no other backup uses after that.
  *
- * <p>The tombstones are recorded in the status before the Backup is removed, so a pass that finds
- * the Backup gone and tombstones recorded finishes the request; one that finds the snapshots
- * already forgotten reuses their tombstones. A Backup still running is waited for; a ReadOnly
- * location is an error retried later, since the location may be made writable.
+ * <ol>
+ *   <li><b>New</b> or <b>InProgress</b>: waits while the Backup runs or its repository is not
+ *       Ready; a ReadOnly location is an error retried later, since the location may be made
+ *       writable. Then the snapshots are forgotten ({@link Forgetting}) and the tombstones recorded
+ *       in the status, before the Backup is removed.
+ *   <li><b>Processed</b>: the Backup is gone (or could never be deleted, with the reason).
+ * </ol>
+ *
+ * <p>A pass that finds the Backup gone and tombstones recorded finishes the request; one that finds
+ * the snapshots already forgotten reuses their tombstones.
  */
 @ControllerConfiguration(name = "delete-backup-request")
-public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBackupRequest> {
+public final class DeleteBackupRequestReconciler
+    extends PhasedReconciler<DeleteBackupRequest, DeleteBackupRequestStatus, DeletionPhase> {
   private static final Logger LOG = LoggerFactory.getLogger(DeleteBackupRequestReconciler.class);
 
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
   private final Repositories repositories;
 
   public DeleteBackupRequestReconciler(KubernetesClient client, Settings settings) {
-    this.client = client;
+    super(client, new Events(client, settings.clock()));
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
     this.repositories = new Repositories(client, settings);
   }
 
   @Override
-  public UpdateControl<DeleteBackupRequest> reconcile(
-      DeleteBackupRequest request, Context<DeleteBackupRequest> context) {
-    Duration again = reconcile(request);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<DeleteBackupRequest>noUpdate().rescheduleAfter(again);
+  protected DeleteBackupRequestStatus newStatus() {
+    return new DeleteBackupRequestStatus();
   }
 
-  /** One pass; returns when to look again, or null when the request is processed. */
-  public Duration reconcile(DeleteBackupRequest cached) {
-    String ns = cached.getMetadata().getNamespace();
-    DeleteBackupRequest request =
-        client
-            .resources(DeleteBackupRequest.class)
-            .inNamespace(ns)
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (request == null) {
-      return null;
-    }
-    DeleteBackupRequestStatus status =
-        request.getStatus() == null ? new DeleteBackupRequestStatus() : request.getStatus();
-    request.setStatus(status);
-    if (status.phase == PROCESSED) {
-      return null;
-    }
+  @Override
+  protected DeletionPhase phase(DeleteBackupRequestStatus status) {
+    return status.phase;
+  }
+
+  @Override
+  protected boolean isFinal(DeletionPhase phase) {
+    return phase == PROCESSED;
+  }
+
+  @Override
+  protected Duration advance(
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass, DeletionPhase phase) {
+    DeleteBackupRequest request = pass.resource();
+    String ns = request.getMetadata().getNamespace();
     String name = request.getSpec() == null ? null : request.getSpec().backupName;
     if (name == null || name.isBlank()) {
-      return processed(request, null, "spec.backupName is empty: name the Backup to delete", true);
+      return failed(pass, "spec.backupName is empty: name the Backup to delete");
     }
     Backup backup = client.resources(Backup.class).inNamespace(ns).withName(name).get();
     if (backup == null) {
-      if (status.tombstones != null && !status.tombstones.isEmpty()) {
+      if (pass.status().tombstones != null && !pass.status().tombstones.isEmpty()) {
         // A pass that recorded the tombstones stopped before it finished.
         deletePodVolumeBackups(ns, name);
-        return processed(request, null, status.message, false);
+        return processed(pass, null, pass.status().message);
       }
-      return processed(request, null, "Backup " + name + " does not exist in " + ns, true);
+      return failed(pass, "Backup " + name + " does not exist in " + ns);
     }
-    BackupStatus bs = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
-    if (!finished(bs.phase)) {
+    if (backup.getStatus() == null) {
+      backup.setStatus(new BackupStatus());
+    }
+    BackupStatus bs = backup.getStatus();
+    if (bs.phase == null || !bs.phase.isFinal()) {
       return waiting(
-          request,
+          pass,
           "waiting for Backup "
               + name
               + " to finish ("
@@ -112,18 +108,18 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     }
     if (bs.repository == null) {
       // Failed before it reached a repository: nothing was written.
-      return finish(request, backup, List.of(), null, "nothing was written to a repository");
+      return remove(
+          pass, backup, new Forgetting(List.of(), 0, null), "nothing was written to a repository");
     }
     BackupStorageLocationRepository bslr;
     try {
       bslr = repositories.named(ns, bs.repository);
     } catch (InvalidResourceException e) {
-      return processed(
-          request, null, "cannot forget the snapshots of " + name + ": " + e.getMessage(), true);
+      return failed(pass, "cannot forget the snapshots of " + name + ": " + e.getMessage());
     }
     String notReady = Repositories.notReady(bslr);
     if (notReady != null) {
-      return waiting(request, notReady);
+      return waiting(pass, notReady);
     }
     BackupStorageLocation bsl =
         client
@@ -133,75 +129,47 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
             .get();
     if (bsl != null && bsl.getSpec().access() == AccessMode.READ_ONLY) {
       return error(
-          request,
+          pass,
           "BackupStorageLocation "
               + bsl.getMetadata().getName()
               + " is ReadOnly: no tombstone can be written; retrying every "
               + settings.recheck().toSeconds()
               + "s");
     }
-    List<String> tombstones;
-    Instant retainedUntil;
-    int snapshots;
+    Forgetting forgotten;
     try (Repository repo = repositories.open(bslr)) {
-      String manifest = bs.snapshotID;
-      if (manifest == null && backup.getMetadata().getAnnotations() != null) {
-        manifest = backup.getMetadata().getAnnotations().get(SteleApi.SYNCED_FROM_ANNOTATION);
-      }
-      BackupTombstones found =
-          BackupTombstones.find(
-              repo, manifest == null ? null : Id.parse(manifest), backup.getMetadata().getUid());
-      snapshots = found.size();
-      tombstones =
-          found.forget(
-              "Backup "
-                  + ns
-                  + "/"
-                  + name
-                  + " deleted by DeleteBackupRequest "
-                  + request.getMetadata().getName());
-      retainedUntil = found.isEmpty() ? null : found.retainedUntil(Times.parse(bs.expiration));
+      String reason =
+          "Backup "
+              + ns
+              + "/"
+              + name
+              + " deleted by DeleteBackupRequest "
+              + request.getMetadata().getName();
+      forgotten = Forgetting.of(repo, backup, reason);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       LOG.warn("deleting backup {}: {}", name, e.toString());
-      return error(request, "repository " + bs.repository + ": " + e.getMessage());
+      return error(pass, "repository " + bs.repository + ": " + e.getMessage());
     }
-    String message =
-        snapshots == 0
-            ? "no snapshot of the backup was found in repository " + bs.repository
-            : tombstones.size()
-                + " tombstones written for "
-                + snapshots
-                + " snapshots in repository "
-                + bs.repository
-                + "; storage retains the data until "
-                + retainedUntil
-                + ", after which maintenance reclaims what no other backup uses";
-    return finish(request, backup, tombstones, retainedUntil, message);
-  }
-
-  /** Whether a Backup in {@code phase} has run to its end. */
-  static boolean finished(RunPhase phase) {
-    return phase != null && phase.isFinal();
+    return remove(pass, backup, forgotten, forgotten.message(bs.repository));
   }
 
   /** Records what was forgotten, then removes the Backup and its PodVolumeBackups. */
-  private Duration finish(
-      DeleteBackupRequest request,
+  private Duration remove(
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass,
       Backup backup,
-      List<String> tombstones,
-      Instant retainedUntil,
+      Forgetting forgotten,
       String message) {
-    DeleteBackupRequestStatus status = request.getStatus();
+    DeleteBackupRequestStatus status = pass.status();
+    Instant until = forgotten.retainedUntil();
     status.phase = IN_PROGRESS;
-    status.tombstones = List.copyOf(tombstones);
-    status.retainedUntil = retainedUntil == null ? null : retainedUntil.toString();
+    status.tombstones = List.copyOf(forgotten.tombstones());
+    status.retainedUntil = until == null ? null : until.toString();
     status.message = message;
     status.errors = null;
-    request = client.resource(request).updateStatus();
-    String ns = backup.getMetadata().getNamespace();
-    deletePodVolumeBackups(ns, backup.getMetadata().getName());
+    pass.write();
+    deletePodVolumeBackups(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
     client.resource(backup).delete();
-    return processed(request, retainedUntil, message, false);
+    return processed(pass, until, message);
   }
 
   private void deletePodVolumeBackups(String ns, String backup) {
@@ -213,46 +181,54 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     }
   }
 
-  /** The request is done: the Backup is gone, or could never be deleted ({@code failed}). */
+  /** Processed: the Backup is gone. */
   private Duration processed(
-      DeleteBackupRequest request, Instant retainedUntil, String message, boolean failed) {
-    DeleteBackupRequestStatus status = request.getStatus();
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass,
+      Instant retainedUntil,
+      String message) {
+    DeleteBackupRequestStatus status = pass.status();
     status.phase = PROCESSED;
     status.message = message;
-    if (failed) {
-      status.errors = List.of(message);
-    } else if (retainedUntil != null) {
+    if (retainedUntil != null) {
       status.retainedUntil = retainedUntil.toString();
     }
-    client.resource(request).updateStatus();
-    events.record(
-        request,
-        failed ? Events.WARNING : Events.NORMAL,
-        failed ? "DeletionFailed" : "BackupDeleted",
-        message);
+    pass.write(Events.NORMAL, "BackupDeleted", message);
     return null;
   }
 
-  private Duration waiting(DeleteBackupRequest request, String message) {
-    DeleteBackupRequestStatus status = request.getStatus();
+  /** Processed: the Backup can never be deleted by this request. */
+  private Duration failed(
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass, String message) {
+    DeleteBackupRequestStatus status = pass.status();
+    status.phase = PROCESSED;
+    status.message = message;
+    status.errors = List.of(message);
+    pass.write(Events.WARNING, "DeletionFailed", message);
+    return null;
+  }
+
+  /** InProgress, waiting: says for what, once. */
+  private Duration waiting(
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass, String message) {
+    DeleteBackupRequestStatus status = pass.status();
     if (status.phase != IN_PROGRESS || !message.equals(status.message)) {
       status.phase = IN_PROGRESS;
       status.message = message;
       status.errors = null;
-      client.resource(request).updateStatus();
-      events.record(request, Events.NORMAL, "Waiting", message);
+      pass.write(Events.NORMAL, "Waiting", message);
     }
     return settings.recheck();
   }
 
-  private Duration error(DeleteBackupRequest request, String message) {
-    DeleteBackupRequestStatus status = request.getStatus();
+  /** InProgress, after an error to retry: says which, once. */
+  private Duration error(
+      Pass<DeleteBackupRequest, DeleteBackupRequestStatus> pass, String message) {
+    DeleteBackupRequestStatus status = pass.status();
     if (status.phase != IN_PROGRESS || !Objects.equals(status.errors, List.of(message))) {
       status.phase = IN_PROGRESS;
       status.message = message;
       status.errors = List.of(message);
-      client.resource(request).updateStatus();
-      events.record(request, Events.WARNING, "DeletionFailed", message);
+      pass.write(Events.WARNING, "DeletionFailed", message);
     }
     return settings.recheck();
   }

@@ -12,15 +12,16 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What a restore has done so far, kept in memory by the reconciler while the node agent fills
- * volumes, and written once, as {@code restore.json} and {@code restore.log}, at the end. A process
- * that restarts during the wait has lost it: the record then says so ({@link #note}) and keeps the
- * counts the Restore's status holds.
+ * What a restore has done so far, written once, as {@code restore.json} and {@code restore.log}, at
+ * the end. While the node agent fills volumes it is kept in the Restore's status ({@link
+ * ProgressRecord}), so any process can end the restore. A Restore left waiting by an operator that
+ * kept it in memory instead (before {@code status.progress}) has lost it: the record then says so
+ * ({@link #note}) and keeps the counts the Restore's status holds.
  *
- * <p>Concurrency: used by one reconciler thread at a time (java-operator-sdk never runs two passes
- * over one resource at once).
+ * <p>Concurrency: used by one reconciler thread during one pass.
  */
 final class Outcome {
+  /** The note of a record lost with the memory of an operator that kept it there. */
   static final String LOST =
       "the operator restarted while volumes were restored: the per-object record was lost; the"
           + " counts are those of the Restore's status";
@@ -85,8 +86,8 @@ final class Outcome {
   }
 
   /**
-   * What a process that finds a restore waiting for volumes knows of it: the Restore's status, its
-   * requests, and its Backup (null if it is gone).
+   * What a process that finds a restore waiting for volumes without {@code status.progress} knows
+   * of it: the Restore's status, its requests, and its Backup (null if it is gone).
    */
   static Outcome resumed(
       Restore restore, List<PodVolumeRestore> requests, BackupStatus backup, Clock clock) {
@@ -118,6 +119,14 @@ final class Outcome {
               r.getMetadata().getName()));
     }
     return outcome;
+  }
+
+  /** Puts the counts into the Restore's status. */
+  void countInto(RestoreStatus status) {
+    status.itemsRestored = restored;
+    status.itemsSkipped = skipped;
+    status.warnings = warnings.size();
+    status.errors = errors.size();
   }
 
   /** {@code restore.json}. */

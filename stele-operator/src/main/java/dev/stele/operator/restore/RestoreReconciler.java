@@ -6,214 +6,146 @@ import static dev.stele.k8s.api.RunPhase.IN_PROGRESS;
 import static dev.stele.k8s.api.RunPhase.PARTIALLY_FAILED;
 import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
 
-import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
-import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.RunPhase;
-import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
-import dev.stele.operator.kube.Times;
 import dev.stele.operator.repository.Repositories;
-import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
-import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import io.javaoperatorsdk.operator.processing.event.source.EventSource;
-import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reconciles a {@link Restore}, as Velero does on a repository that is written once: checks that
- * its Backup is finished, reads the backup's snapshot ({@link BackupContents}), creates the
- * selected objects ({@link ObjectRestorer}), waits while the node agent fills restored pods'
- * volumes, then writes the results once ({@link Results}) and the final phase.
+ * Reconciles a {@link Restore}, as Velero does on a repository that is written once:
  *
- * <p>Phases: InProgress (one pass: objects are created) → WaitingForVolumes (while any {@link
- * PodVolumeRestore} is neither Completed nor Failed) → Completed, PartiallyFailed (an object or a
- * volume failed) or Failed (nothing could be restored).
- *
- * <p>A pass never ends in InProgress, so a Restore found InProgress was left by a process that
- * stopped during it: it is Failed, as Velero does (unless its results were written, then its status
- * is completed from them). A Restore found WaitingForVolumes resumes waiting: the requests are in
- * the cluster; only the per-object record kept in memory is lost, which its results then say.
- *
- * <p>One class for the three phases so that each decision about a Restore's phase is made in one
- * place; what is done in each phase lives in the classes named above.
+ * <ol>
+ *   <li><b>New</b>: once its Backup is finished and the backup's repository is Ready ({@link
+ *       StartCheck}), the restore becomes InProgress and, in the same pass, reads the backup's
+ *       snapshot ({@link BackupContents}) and creates the selected objects ({@link
+ *       ObjectRestorer}). Without volumes to fill it ends there.
+ *   <li><b>InProgress</b> at the start of a pass was left by a process that stopped during it (a
+ *       pass never ends in InProgress): completed from its results if they were written, else
+ *       Failed, as Velero does.
+ *   <li><b>WaitingForVolumes</b> while any {@link PodVolumeRestore} is neither Completed nor
+ *       Failed. What the results need is in {@code status.progress} ({@link ProgressRecord}), so
+ *       any process carries on.
+ *   <li>At the end the results are written once ({@link Results}) and the phase becomes
+ *       <b>Completed</b>, or <b>PartiallyFailed</b> when an object or a volume failed;
+ *       <b>Failed</b> when nothing could be restored.
+ * </ol>
  */
 @ControllerConfiguration(name = "restore")
-public final class RestoreReconciler implements Reconciler<Restore> {
+public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreStatus, RunPhase> {
   private static final Logger LOG = LoggerFactory.getLogger(RestoreReconciler.class);
 
   static final String RESTARTED =
       "operator restarted during restore; what it created so far stays in the cluster";
 
-  private static final String BY_BACKUP = "by-backup";
-
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
   private final Repositories repositories;
-  private final String image;
-  private final Map<String, Outcome> waiting = new ConcurrentHashMap<>();
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
-    this.client = client;
+    super(client, new Events(client, settings.clock()));
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
     this.repositories = new Repositories(client, settings);
-    this.image = settings.image();
   }
 
-  @Override
-  public UpdateControl<Restore> reconcile(Restore restore, Context<Restore> context) {
-    Duration again = reconcile(restore);
-    return again == null
-        ? UpdateControl.noUpdate()
-        : UpdateControl.<Restore>noUpdate().rescheduleAfter(again);
-  }
-
-  /**
-   * Reconciles a Restore when one of its PodVolumeRestores changes, and a waiting Restore when its
-   * Backup does, instead of at the next recheck.
-   */
   @Override
   public List<EventSource<?, Restore>> prepareEventSources(EventSourceContext<Restore> context) {
-    context
-        .getPrimaryCache()
-        .addIndexer(
-            BY_BACKUP,
-            r ->
-                r.getSpec() == null || r.getSpec().backupName == null
-                    ? List.of()
-                    : List.of(r.getMetadata().getNamespace() + "/" + r.getSpec().backupName));
-    var volumes =
-        InformerEventSourceConfiguration.from(PodVolumeRestore.class, Restore.class)
-            .withNamespacesInheritedFromController()
-            .withSecondaryToPrimaryMapper(
-                (PodVolumeRestore pvr) ->
-                    pvr.getSpec() == null || pvr.getSpec().restoreName == null
-                        ? Set.of()
-                        : Set.of(
-                            new ResourceID(
-                                pvr.getSpec().restoreName, pvr.getMetadata().getNamespace())))
-            .build();
-    var backups =
-        InformerEventSourceConfiguration.from(Backup.class, Restore.class)
-            .withName("restore-backups")
-            .withNamespacesInheritedFromController()
-            .withSecondaryToPrimaryMapper(
-                (Backup b) ->
-                    context
-                        .getPrimaryCache()
-                        .byIndex(
-                            BY_BACKUP,
-                            b.getMetadata().getNamespace() + "/" + b.getMetadata().getName())
-                        .stream()
-                        .map(ResourceID::fromResource)
-                        .collect(Collectors.toSet()))
-            .build();
-    return List.of(
-        new InformerEventSource<>(volumes, context), new InformerEventSource<>(backups, context));
+    return RestoreTriggers.sources(context);
   }
 
-  /** One pass; returns when to look again, or null when the restore is done. */
-  Duration reconcile(Restore cached) {
-    // The cache may hold a status older than what this process wrote: read the API server's.
-    Restore restore =
-        client
-            .resources(Restore.class)
-            .inNamespace(cached.getMetadata().getNamespace())
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (restore == null) {
-      waiting.remove(String.valueOf(cached.getMetadata().getUid()));
-      return null;
-    }
-    if (restore.getStatus() == null) {
-      restore.setStatus(new RestoreStatus());
-    }
-    if (restore.getSpec() == null) {
+  @Override
+  protected Restore observe(Restore cached) {
+    Restore restore = super.observe(cached);
+    if (restore != null && restore.getSpec() == null) {
       restore.setSpec(new RestoreSpec());
     }
-    RunPhase phase = restore.getStatus().phase;
-    if (phase != null && phase.isFinal()) {
-      return null;
-    }
-    if (phase == IN_PROGRESS) {
-      return recover(restore);
-    }
-    if (phase == WAITING_FOR_VOLUMES) {
-      return awaitVolumes(restore);
-    }
-    return start(restore);
+    return restore;
   }
 
-  private Duration start(Restore restore) {
-    StartCheck check = StartCheck.of(client, repositories, restore);
+  @Override
+  protected RestoreStatus newStatus() {
+    return new RestoreStatus();
+  }
+
+  @Override
+  protected RunPhase phase(RestoreStatus status) {
+    return status.phase;
+  }
+
+  @Override
+  protected boolean isFinal(RunPhase phase) {
+    return phase.isFinal();
+  }
+
+  @Override
+  protected Duration advance(Pass<Restore, RestoreStatus> pass, RunPhase phase) {
+    if (phase == IN_PROGRESS) {
+      return recover(pass);
+    }
+    if (phase == WAITING_FOR_VOLUMES) {
+      return awaitVolumes(pass);
+    }
+    return start(pass);
+  }
+
+  /** New: once it can start, becomes InProgress and restores the objects. */
+  private Duration start(Pass<Restore, RestoreStatus> pass) {
+    StartCheck check = StartCheck.of(client, repositories, pass.resource());
     if (check.failure() != null) {
-      return finish(restore, FAILED, check.failure());
+      return finish(pass, FAILED, check.failure());
     }
     if (check.waitFor() != null) {
-      return waitFor(restore, check.waitFor());
+      return waitFor(pass, check.waitFor());
     }
-    RestoreSpec spec = restore.getSpec();
+    String backup = pass.resource().getSpec().backupName;
     BackupStatus bs = check.backup();
     Instant started = settings.clock().instant();
-    RestoreStatus status = restore.getStatus();
-    status.phase = IN_PROGRESS;
-    status.startTimestamp = started.toString();
-    status.message = "restoring from backup " + spec.backupName;
-    restore = client.resource(restore).updateStatus();
-    Outcome outcome =
-        new Outcome(
-            spec.backupName,
-            bs.snapshotID,
-            bs.repository,
-            Times.parse(bs.expiration),
-            started.toString(),
-            settings.clock());
-    Repository opened;
+    pass.status().phase = IN_PROGRESS;
+    pass.status().startTimestamp = started.toString();
+    pass.status().message = "restoring from backup " + backup;
+    pass.write();
+    Outcome outcome = check.outcome(backup, started, settings.clock());
+    Repository repo;
     try {
-      opened = repositories.open(check.repository());
+      repo = repositories.open(check.repository());
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return finish(restore, FAILED, "repository " + bs.repository + ": " + e.getMessage());
+      return finish(pass, FAILED, "repository " + bs.repository + ": " + e.getMessage());
     }
     Duration next = null;
-    try (Repository repo = opened) {
-      next = restoreFrom(repo, restore, check, outcome);
+    try (repo) {
+      next = restoreObjects(pass, repo, check, outcome);
     } catch (IOException e) {
       // closing it: what the restore wrote was durable before
       LOG.warn(
-          "restore {}: closing repository {}", restore.getMetadata().getName(), bs.repository, e);
+          "restore {}: closing repository {}",
+          pass.resource().getMetadata().getName(),
+          bs.repository,
+          e);
     }
     return next;
   }
 
   /** InProgress: reads the backup, restores its objects, then waits for volumes or ends. */
-  private Duration restoreFrom(
-      Repository repo, Restore restore, StartCheck check, Outcome outcome) {
+  private Duration restoreObjects(
+      Pass<Restore, RestoreStatus> pass, Repository repo, StartCheck check, Outcome outcome) {
+    Restore restore = pass.resource();
     RestoreSpec spec = restore.getSpec();
     BackupContents contents;
     try {
@@ -221,7 +153,7 @@ public final class RestoreReconciler implements Reconciler<Restore> {
     } catch (IOException | RuntimeException e) {
       LOG.warn("restore {}: backup not read", restore.getMetadata().getName(), e);
       return finish(
-          restore,
+          pass,
           FAILED,
           "reading backup "
               + spec.backupName
@@ -231,206 +163,132 @@ public final class RestoreReconciler implements Reconciler<Restore> {
               + e.getMessage());
     }
     try {
-      new ObjectRestorer(client, restore, image, outcome)
+      new ObjectRestorer(client, restore, settings.image(), outcome)
           .run(contents, check.selection(), check.update(), !Boolean.FALSE.equals(spec.restorePVs));
     } catch (RuntimeException e) {
       LOG.warn("restore {} stopped", restore.getMetadata().getName(), e);
-      counts(restore.getStatus(), outcome);
+      outcome.countInto(pass.status());
       return finish(
-          restore,
+          pass,
           FAILED,
           "stopped after "
               + outcome.objects.size()
               + " objects by an unexpected error: "
               + e.getMessage());
     }
-    counts(restore.getStatus(), outcome);
+    outcome.countInto(pass.status());
     if (outcome.volumes.isEmpty()) {
-      return end(restore, outcome, repo, List.of(), null);
+      return end(pass, outcome, repo, List.of(), null);
     }
-    waiting.put(restore.getMetadata().getUid(), outcome);
-    RestoreStatus status = restore.getStatus();
+    RestoreStatus status = pass.status();
+    status.progress = ProgressRecord.of(outcome);
     status.phase = WAITING_FOR_VOLUMES;
     status.volumes = outcome.volumes.size();
     status.volumesCompleted = 0;
     status.volumesFailed = 0;
-    status.message = waitingMessage(status.volumes, 0, 0);
-    restore = client.resource(restore).updateStatus();
-    events.record(restore, Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
+    status.message = VolumeProgress.waiting(status.volumes, 0, 0);
+    pass.write(Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
     return settings.recheck();
   }
 
   /** WaitingForVolumes: ends once every PodVolumeRestore is Completed or Failed. */
-  private Duration awaitVolumes(Restore restore) {
-    RestoreStatus status = restore.getStatus();
-    String uid = restore.getMetadata().getUid();
-    String ns = restore.getMetadata().getNamespace();
-    List<PodVolumeRestore> requests =
-        client
-            .resources(PodVolumeRestore.class)
-            .inNamespace(ns)
-            .withLabel(SteleApi.RESTORE_UID_LABEL, uid)
-            .list()
-            .getItems();
-    Outcome outcome = waiting.get(uid);
-    if (outcome == null) {
-      Backup backup =
-          client
-              .resources(Backup.class)
-              .inNamespace(ns)
-              .withName(restore.getSpec().backupName)
-              .get();
-      outcome =
-          Outcome.resumed(
-              restore, requests, backup == null ? null : backup.getStatus(), settings.clock());
-      waiting.put(uid, outcome);
-    }
+  private Duration awaitVolumes(Pass<Restore, RestoreStatus> pass) {
+    RestoreStatus status = pass.status();
+    List<PodVolumeRestore> requests = VolumeFilling.requests(client, pass.resource());
+    Outcome outcome = ProgressRecord.resume(client, pass.resource(), requests, settings.clock());
     VolumeProgress progress = VolumeProgress.of(requests, outcome.volumes, status.volumes);
     status.volumesCompleted = progress.completed();
     status.volumesFailed = progress.failed();
     if (!progress.done()) {
-      String message = waitingMessage(progress.expected(), progress.completed(), progress.failed());
-      if (!message.equals(status.message)) {
-        status.message = message;
-        client.resource(restore).updateStatus();
-      }
-      return settings.recheck();
+      return waitFor(pass, progress.message());
     }
     if (outcome.repository == null) {
-      return end(restore, outcome, null, progress.volumes(), "its repository is not known");
+      return end(pass, outcome, null, progress.volumes(), "its repository is not known");
     }
+    String ns = pass.resource().getMetadata().getNamespace();
     try (Repository repo = repositories.open(repositories.named(ns, outcome.repository))) {
-      return end(restore, outcome, repo, progress.volumes(), null);
+      return end(pass, outcome, repo, progress.volumes(), null);
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return end(restore, outcome, null, progress.volumes(), e.getMessage());
+      return end(pass, outcome, null, progress.volumes(), e.getMessage());
     }
   }
 
   /**
-   * Writes the results (unless a results snapshot with this restore's uid exists, or {@code repo}
-   * is null because it could not be opened: {@code unreachable} says why) and the final phase.
+   * The end: writes the results (unless {@code repo} is null because it could not be opened: {@code
+   * unreachable} says why) and the final phase.
    */
   private Duration end(
-      Restore restore,
+      Pass<Restore, RestoreStatus> pass,
       Outcome outcome,
       Repository repo,
       List<RestoreDocument.Volume> volumes,
       String unreachable) {
-    RestoreStatus status = restore.getStatus();
-    boolean volumesFailed = status.volumesFailed != null && status.volumesFailed > 0;
-    // After a restart the errors are known only by their count in the status.
-    boolean errors =
-        !outcome.errors.isEmpty()
-            || (outcome.note != null && status.errors != null && status.errors > 0);
-    RunPhase phase = errors || volumesFailed ? PARTIALLY_FAILED : COMPLETED;
+    RestoreStatus status = pass.status();
+    boolean failed =
+        (status.errors != null && status.errors > 0)
+            || (status.volumesFailed != null && status.volumesFailed > 0);
+    RunPhase phase = failed ? PARTIALLY_FAILED : COMPLETED;
     outcome.log("restore " + phase);
-    RestoreDocument document =
-        outcome.document(restore, phase, settings.clock().instant(), volumes);
+    var document = outcome.document(pass.resource(), phase, settings.clock().instant(), volumes);
     String notStored = unreachable;
     if (repo != null) {
       try {
-        SnapshotCatalog.Entry found = Results.find(repo, restore.getMetadata().getUid());
-        Id id =
-            found != null
-                ? found.id()
-                : Results.write(repo, restore, document, outcome.log, outcome.expires);
-        status.resultsSnapshotID = id.hex();
+        status.resultsSnapshotID =
+            Results.writeOnce(repo, pass.resource(), document, outcome).hex();
       } catch (IOException | RuntimeException e) {
-        LOG.warn("restore {}: results not stored", restore.getMetadata().getName(), e);
+        LOG.warn("restore {}: results not stored", pass.resource().getMetadata().getName(), e);
         notStored = e.getMessage();
       }
     }
-    if (outcome.note == null) {
-      counts(status, outcome);
-    }
+    status.progress = null;
     String message = outcome.summary(status);
     if (notStored != null) {
       status.warnings = (status.warnings == null ? 0 : status.warnings) + 1;
       message += "; warning: the results were not stored in the repository: " + notStored;
-      events.record(restore, Events.WARNING, "ResultsNotStored", notStored);
+      pass.event(Events.WARNING, "ResultsNotStored", notStored);
     }
-    waiting.remove(restore.getMetadata().getUid());
-    return finish(restore, phase, message);
+    return finish(pass, phase, message);
   }
 
-  /** A Restore left InProgress: completed from its results if they were written, else Failed. */
-  private Duration recover(Restore restore) {
-    String ns = restore.getMetadata().getNamespace();
-    Backup backup =
-        client.resources(Backup.class).inNamespace(ns).withName(restore.getSpec().backupName).get();
-    if (backup == null || backup.getStatus() == null || backup.getStatus().repository == null) {
-      return finish(restore, FAILED, RESTARTED);
-    }
-    BackupStorageLocationRepository bslr;
-    try {
-      bslr = repositories.named(ns, backup.getStatus().repository);
-    } catch (InvalidResourceException e) {
-      // No repository, so no results in it.
-      return finish(restore, FAILED, RESTARTED);
-    }
-    SnapshotCatalog.Entry found;
-    RestoreDocument document;
-    try (Repository repo = repositories.open(bslr)) {
-      found = Results.find(repo, restore.getMetadata().getUid());
-      document = found == null ? null : Results.read(repo, found.manifest());
-    } catch (IOException | InvalidResourceException | RuntimeException e) {
+  /** InProgress, found by a pass: completed from its results if they were written, else Failed. */
+  private Duration recover(Pass<Restore, RestoreStatus> pass) {
+    ResultsLookup search = ResultsLookup.of(client, repositories, pass.resource());
+    if (search.error() != null) {
       return waitFor(
-          restore,
+          pass,
           "left InProgress by an operator that stopped; cannot yet look for its results in"
               + " repository "
-              + backup.getStatus().repository
+              + search.repository()
               + ": "
-              + e.getMessage());
+              + search.error());
     }
-    if (found == null) {
-      return finish(restore, FAILED, RESTARTED);
+    if (search.found() == null) {
+      return finish(pass, FAILED, RESTARTED);
     }
-    RestoreStatus status = restore.getStatus();
-    status.resultsSnapshotID = found.id().hex();
-    status.itemsRestored = document.itemsRestored();
-    status.itemsSkipped = document.itemsSkipped();
-    status.warnings = document.warnings().size();
-    status.errors = document.errors().size();
+    RunPhase phase = search.countInto(pass.status());
     return finish(
-        restore,
-        RunPhase.of(document.phase()).orElse(COMPLETED),
+        pass,
+        phase,
         "completed from its results after the operator restarted (snapshot "
-            + found.id().hex()
+            + search.found().id().hex()
             + ")");
   }
 
-  private static void counts(RestoreStatus status, Outcome outcome) {
-    status.itemsRestored = outcome.restored;
-    status.itemsSkipped = outcome.skipped;
-    status.warnings = outcome.warnings.size();
-    status.errors = outcome.errors.size();
-  }
-
-  private static String waitingMessage(int expected, int completed, int failed) {
-    return "waiting for the node agent to fill "
-        + (expected - completed - failed)
-        + " of "
-        + expected
-        + " pod volumes";
-  }
-
-  /** Not started yet: says why in the message, and looks again later. */
-  private Duration waitFor(Restore restore, String why) {
-    if (!why.equals(restore.getStatus().message)) {
-      restore.getStatus().message = why;
-      client.resource(restore).updateStatus();
+  /** Says what the restore waits for, once; returns when to look again. */
+  private Duration waitFor(Pass<Restore, RestoreStatus> pass, String why) {
+    if (!why.equals(pass.status().message)) {
+      pass.status().message = why;
+      pass.write();
     }
     return settings.recheck();
   }
 
-  private Duration finish(Restore restore, RunPhase phase, String message) {
-    RestoreStatus status = restore.getStatus();
+  private Duration finish(Pass<Restore, RestoreStatus> pass, RunPhase phase, String message) {
+    RestoreStatus status = pass.status();
     status.phase = phase;
     status.message = message;
     status.completionTimestamp = settings.clock().instant().toString();
-    client.resource(restore).updateStatus();
-    events.record(
-        restore, phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
+    pass.write(phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
     return null;
   }
 }

@@ -28,6 +28,18 @@ final class Results {
     return SmallSnapshot.find(repo, SteleApi.RESTORE_TAG, SteleApi.RESTORE_UID_LABEL, uid);
   }
 
+  /**
+   * The id of the restore's results: those found with its uid (a pass before a restart wrote them),
+   * or else {@code document} and the outcome's log, written now.
+   */
+  static Id writeOnce(Repository repo, Restore restore, RestoreDocument document, Outcome outcome)
+      throws IOException {
+    SnapshotCatalog.Entry found = find(repo, restore.getMetadata().getUid());
+    return found != null
+        ? found.id()
+        : write(repo, restore, document, outcome.log, outcome.expires);
+  }
+
   /** Writes the results; {@code expires} is the backup's expiry (results go with their backup). */
   static Id write(
       Repository repo, Restore restore, RestoreDocument document, List<String> log, Instant expires)

@@ -8,9 +8,12 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Times;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.time.Clock;
+import java.time.Instant;
 
 /**
  * Whether a Restore can start: its spec is one the operator supports, its Backup is finished with a
@@ -33,6 +36,17 @@ record StartCheck(
     Id snapshot,
     Selection selection,
     boolean update) {
+
+  /** The outcome of a restore from the backup checked, named {@code backupName}, started now. */
+  Outcome outcome(String backupName, Instant started, Clock clock) {
+    return new Outcome(
+        backupName,
+        backup.snapshotID,
+        backup.repository,
+        Times.parse(backup.expiration),
+        started.toString(),
+        clock);
+  }
 
   static StartCheck fail(String why) {
     return new StartCheck(why, null, null, null, null, null, false);

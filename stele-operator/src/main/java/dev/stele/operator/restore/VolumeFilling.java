@@ -11,6 +11,7 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.OwnerReferenceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -31,6 +32,16 @@ final class VolumeFilling {
   static final String MOUNT_ROOT = "/restores/";
 
   private VolumeFilling() {}
+
+  /** The PodVolumeRestores of {@code restore}, by its uid. */
+  static List<PodVolumeRestore> requests(KubernetesClient client, Restore restore) {
+    return client
+        .resources(PodVolumeRestore.class)
+        .inNamespace(restore.getMetadata().getNamespace())
+        .withLabel(SteleApi.RESTORE_UID_LABEL, restore.getMetadata().getUid())
+        .list()
+        .getItems();
+  }
 
   /**
    * Puts the wait container first among the pod's init containers (replacing one a pod restored

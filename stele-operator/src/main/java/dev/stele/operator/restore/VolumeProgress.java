@@ -26,6 +26,20 @@ record VolumeProgress(
     return completed + failed >= expected;
   }
 
+  /** The status message while the restore waits. */
+  String message() {
+    return waiting(expected, completed, failed);
+  }
+
+  /** The status message of a restore waiting for volumes. */
+  static String waiting(int expected, int completed, int failed) {
+    return "waiting for the node agent to fill "
+        + (expected - completed - failed)
+        + " of "
+        + expected
+        + " pod volumes";
+  }
+
   static VolumeProgress of(
       List<PodVolumeRestore> requests, List<Outcome.Requested> asked, Integer expected) {
     List<RestoreDocument.Volume> volumes = new ArrayList<>();

@@ -2,12 +2,18 @@ package dev.stele.operator.sync;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
+import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
+import dev.stele.operator.backup.BackupLabels;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.operator.kube.Pass;
+import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
+import dev.stele.operator.kube.StatusRecorder;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
@@ -15,10 +21,7 @@ import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
-import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
-import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.io.IOException;
 import java.net.HttpURLConnection;
 import java.time.Duration;
@@ -44,40 +47,54 @@ import org.slf4j.LoggerFactory;
  * all and safe for that.
  */
 @ControllerConfiguration(name = "backup-sync")
-public final class BackupSyncReconciler implements Reconciler<BackupStorageLocationRepository> {
+public final class BackupSyncReconciler
+    extends PhasedReconciler<
+        BackupStorageLocationRepository, BackupStorageLocationRepositoryStatus, RepositoryPhase> {
   private static final Logger LOG = LoggerFactory.getLogger(BackupSyncReconciler.class);
 
-  private final KubernetesClient client;
   private final Settings settings;
-  private final Events events;
   private final Repositories repositories;
+  private final StatusRecorder backups;
 
   public BackupSyncReconciler(KubernetesClient client, Settings settings) {
-    this.client = client;
+    this(client, settings, new Events(client, settings.clock()));
+  }
+
+  private BackupSyncReconciler(KubernetesClient client, Settings settings, Events events) {
+    super(client, events);
     this.settings = settings;
-    this.events = new Events(client, settings.clock());
     this.repositories = new Repositories(client, settings);
+    this.backups = new StatusRecorder(client, events);
   }
 
   @Override
-  public UpdateControl<BackupStorageLocationRepository> reconcile(
-      BackupStorageLocationRepository bslr, Context<BackupStorageLocationRepository> context) {
-    return UpdateControl.<BackupStorageLocationRepository>noUpdate()
-        .rescheduleAfter(reconcile(bslr));
+  protected BackupStorageLocationRepositoryStatus newStatus() {
+    return new BackupStorageLocationRepositoryStatus();
   }
 
-  /** One pass; returns when to look again (always {@link Settings#backupSyncPeriod()}). */
-  public Duration reconcile(BackupStorageLocationRepository cached) {
-    String ns = cached.getMetadata().getNamespace();
-    BackupStorageLocationRepository bslr =
-        client
-            .resources(BackupStorageLocationRepository.class)
-            .inNamespace(ns)
-            .withName(cached.getMetadata().getName())
-            .get();
-    if (bslr == null || Repositories.notReady(bslr) != null) {
-      return settings.backupSyncPeriod();
+  @Override
+  protected RepositoryPhase phase(BackupStorageLocationRepositoryStatus status) {
+    return status.phase;
+  }
+
+  /**
+   * Ready: one sync of the repository's backups. Any other phase: nothing yet. Either way, looks
+   * again after {@link Settings#backupSyncPeriod()}.
+   */
+  @Override
+  protected Duration advance(
+      Pass<BackupStorageLocationRepository, BackupStorageLocationRepositoryStatus> pass,
+      RepositoryPhase phase) {
+    if (phase == RepositoryPhase.READY) {
+      sync(pass);
     }
+    return settings.backupSyncPeriod();
+  }
+
+  private void sync(
+      Pass<BackupStorageLocationRepository, BackupStorageLocationRepositoryStatus> pass) {
+    BackupStorageLocationRepository bslr = pass.resource();
+    String ns = bslr.getMetadata().getNamespace();
     List<String> created = new ArrayList<>();
     try (Repository repo = repositories.open(bslr)) {
       Map<String, Backup> existing = new HashMap<>();
@@ -104,12 +121,11 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
       }
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       LOG.warn("sync of repository {}: {}", bslr.getMetadata().getName(), e.toString());
-      events.record(bslr, Events.WARNING, "SyncFailed", "backup sync: " + e.getMessage());
-      return settings.backupSyncPeriod();
+      pass.event(Events.WARNING, "SyncFailed", "backup sync: " + e.getMessage());
+      return;
     }
     if (!created.isEmpty()) {
-      events.record(
-          bslr,
+      pass.event(
           Events.NORMAL,
           "BackupsSynced",
           "created "
@@ -118,7 +134,6 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
               + String.join(", ", created.size() <= 10 ? created : created.subList(0, 10))
               + (created.size() <= 10 ? "" : ", …"));
     }
-    return settings.backupSyncPeriod();
   }
 
   private static boolean syncedWithoutStatus(Backup b, Id id) {
@@ -137,8 +152,8 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
     Map<String, SnapshotCatalog.Entry> live = new HashMap<>();
     for (SnapshotCatalog.Entry e : Manifests.all(repo)) {
       SnapshotManifest m = e.manifest();
-      String name = m.labels().get(SteleApi.BACKUP_NAME_LABEL);
-      if (name == null || !m.tags().contains(SteleApi.BACKUP_TAG) || forgotten.contains(e.name())) {
+      String name = BackupLabels.of(m).name();
+      if (name == null || !BackupLabels.isManifest(m) || forgotten.contains(e.name())) {
         continue;
       }
       SnapshotCatalog.Entry before = live.get(name);
@@ -175,7 +190,7 @@ public final class BackupSyncReconciler implements Reconciler<BackupStorageLocat
       }
     }
     backup.setStatus(SyncedBackup.status(bslr, entry, doc));
-    client.resource(backup).updateStatus();
+    backups.write(backup, null);
     return existing == null;
   }
 }

@@ -8,6 +8,7 @@ import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
+import dev.stele.operator.backup.BackupLabels;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -16,6 +17,7 @@ import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.NoSuchFileException;
+import java.time.Instant;
 import java.util.Map;
 
 /**
@@ -54,7 +56,7 @@ final class SyncedBackup {
     Backup backup = new Backup();
     backup.setMetadata(
         new ObjectMetaBuilder()
-            .withName(entry.manifest().labels().get(SteleApi.BACKUP_NAME_LABEL))
+            .withName(BackupLabels.of(entry.manifest()).name())
             .withNamespace(bslr.getMetadata().getNamespace())
             .withAnnotations(Map.of(SteleApi.SYNCED_FROM_ANNOTATION, entry.id().hex()))
             .build());
@@ -69,16 +71,15 @@ final class SyncedBackup {
   /** The status the manifest's labels (and {@code backup.json}, if any) give. */
   static BackupStatus status(
       BackupStorageLocationRepository bslr, SnapshotCatalog.Entry entry, BackupDocument doc) {
-    Map<String, String> labels = entry.manifest().labels();
+    BackupLabels labels = BackupLabels.of(entry.manifest());
     BackupStatus s = new BackupStatus();
-    s.phase = RunPhase.of(labels.get(SteleApi.BACKUP_PHASE_LABEL)).orElse(RunPhase.COMPLETED);
-    s.items = integer(labels.get(SteleApi.BACKUP_ITEMS_LABEL));
-    s.warnings = integer(labels.get(SteleApi.BACKUP_WARNINGS_LABEL));
-    s.errors = integer(labels.get(SteleApi.BACKUP_ERRORS_LABEL));
-    s.expiration = labels.get(SteleApi.BACKUP_EXPIRATION_LABEL);
-    if (s.expiration == null && entry.manifest().expires() != null) {
-      s.expiration = entry.manifest().expires().toString();
-    }
+    s.phase = labels.phase() == null ? RunPhase.COMPLETED : labels.phase();
+    s.items = labels.items();
+    s.warnings = labels.warnings();
+    s.errors = labels.errors();
+    Instant expiration =
+        labels.expiration() != null ? labels.expiration() : entry.manifest().expires();
+    s.expiration = expiration == null ? null : expiration.toString();
     s.startTimestamp = entry.manifest().time().toString();
     s.snapshotID = entry.id().hex();
     s.manifest = entry.name();
@@ -102,13 +103,5 @@ final class SyncedBackup {
     }
     s.message = "synced from repository " + s.repository + " (" + entry.name() + ")";
     return s;
-  }
-
-  private static Integer integer(String s) {
-    try {
-      return s == null ? null : Integer.valueOf(s);
-    } catch (NumberFormatException e) {
-      return null;
-    }
   }
 }

@@ -264,16 +264,73 @@ class RestoreVolumesTest {
   }
 
   @Test
-  void aRestartWhileWaitingResumesAndAFailedVolumeMakesTheRestorePartial() throws Exception {
+  void aFreshReconcilerCarriesOnARestoreWaitingForVolumesWithNothingLost() throws Exception {
     op.restore("resumed", mapped("res-a"));
     Restore waiting = op.pass("resumed");
     assertThat(waiting.getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
+    var kept = waiting.getStatus().progress;
+    assertThat(kept.repository).isEqualTo("default");
+    assertThat(kept.backupSnapshotID).isEqualTo(backup.backup().getStatus().snapshotID);
+    assertThat(kept.objects).hasSize(4);
+    assertThat(kept.volumeRequests)
+        .extracting(v -> v.volume)
+        .containsExactlyInAnyOrder("data", "cache");
+    assertThat(kept.note).isNull();
+    op.restart();
+    Map<String, PodVolumeRestore> requests = byVolume(waiting);
+    volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
+    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
+    op.restart();
+    volumeDone(requests.get("cache"), PodVolumePhase.FAILED, "disk full");
+
+    Restore done = op.pass("resumed");
+    RestoreStatus s = done.getStatus();
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
+    assertThat(s.volumesCompleted).isEqualTo(1);
+    assertThat(s.volumesFailed).isEqualTo(1);
+    assertThat(s.itemsRestored).isEqualTo(4);
+    assertThat(s.progress).isNull();
+    RestoreDocument results = document(done);
+    // The record is the one a single process would have written.
+    assertThat(results.note()).isNull();
+    assertThat(results.backupSnapshot()).isEqualTo(backup.backup().getStatus().snapshotID);
+    assertThat(results.itemsRestored()).isEqualTo(4);
+    assertThat(results.objects()).hasSize(4);
+    assertThat(results.warnings()).singleElement().asString().contains("volume logs");
+    assertThat(results.volumes())
+        .filteredOn(v -> v.volume().equals("cache"))
+        .singleElement()
+        .satisfies(
+            v -> {
+              assertThat(v.phase()).isEqualTo(PodVolumePhase.FAILED.value());
+              assertThat(v.message()).isEqualTo("disk full");
+            });
+    try (Repository repo = op.openRepository()) {
+      String log =
+          new String(
+              dev.stele.operator.backup.SmallSnapshot.read(
+                  repo, op.results(repo, done).get(0).manifest(), RestoreDocument.LOG),
+              java.nio.charset.StandardCharsets.UTF_8);
+      assertThat(log).contains("restoring 4 of").contains("restore PartiallyFailed");
+    }
+    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
+    assertThat(results(done)).hasSize(1);
+  }
+
+  @Test
+  void aRestoreLeftWaitingWithoutItsRecordInTheStatusEndsWithTheCountsAndANote() throws Exception {
+    op.restore("lost", mapped("lost-a"));
+    Restore waiting = op.pass("lost");
+    assertThat(waiting.getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
+    // As an operator that kept the record in memory left it.
+    waiting.getStatus().progress = null;
+    waiting = client.resource(waiting).updateStatus();
     op.restart();
     Map<String, PodVolumeRestore> requests = byVolume(waiting);
     volumeDone(requests.get("data"), PodVolumePhase.COMPLETED, null);
     volumeDone(requests.get("cache"), PodVolumePhase.FAILED, "disk full");
 
-    Restore done = op.pass("resumed");
+    Restore done = op.pass("lost");
     RestoreStatus s = done.getStatus();
     assertThat(s.phase).as(s.message).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(s.volumesCompleted).isEqualTo(1);
@@ -290,7 +347,7 @@ class RestoreVolumesTest {
               assertThat(v.phase()).isEqualTo(PodVolumePhase.FAILED.value());
               assertThat(v.message()).isEqualTo("disk full");
             });
-    assertThat(op.pass("resumed").getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
+    assertThat(op.pass("lost").getStatus().phase).isEqualTo(RunPhase.PARTIALLY_FAILED);
     assertThat(results(done)).hasSize(1);
   }
 
