@@ -42,6 +42,7 @@ final class RepositoryDeletion {
   }
 
   DeleteControl cleanup(BackupStorageLocationRepository bslr) {
+    settings.repositories().close(bslr.getMetadata().getNamespace(), bslr.getMetadata().getName());
     BackupStorageLocationRepositorySpec spec = bslr.getSpec();
     if (spec == null || !BackupStorageLocationRepositorySpec.DELETE.equals(spec.deletionPolicy)) {
       return DeleteControl.defaultDelete();
