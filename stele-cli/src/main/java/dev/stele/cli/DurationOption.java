@@ -1,40 +1,21 @@
 package dev.stele.cli;
 
+import dev.stele.k8s.api.Durations;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
-import java.util.Locale;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Parses durations as users write them: {@code 90d}, {@code 12h}, {@code 30m}, {@code 2w}. */
-final class Durations {
-  private static final Pattern SHORT = Pattern.compile("(\\d+)([smhdwy])");
+/** A positive duration given as an option, in Stele's one grammar ({@link Durations}). */
+final class DurationOption {
+  private DurationOption() {}
 
-  private Durations() {}
-
-  /**
-   * {@code N} followed by {@code s}, {@code m}, {@code h}, {@code d}, {@code w} or {@code y} (365
-   * days), or an ISO-8601 duration such as {@code P90D}; must be positive.
-   */
+  /** {@code text} as {@code option}'s value, such as {@code 90d}, {@code 12h} or {@code 2w}. */
   static Duration parse(String option, String text) {
     Duration d;
-    Matcher m = SHORT.matcher(text.trim().toLowerCase(Locale.ROOT));
     try {
-      if (m.matches()) {
-        long n = Long.parseLong(m.group(1));
-        d =
-            switch (m.group(2)) {
-              case "s" -> Duration.ofSeconds(n);
-              case "m" -> Duration.ofMinutes(n);
-              case "h" -> Duration.ofHours(n);
-              case "d" -> Duration.ofDays(n);
-              case "w" -> Duration.ofDays(7 * n);
-              default -> Duration.ofDays(365 * n);
-            };
-      } else {
-        d = Duration.parse(text.trim().toUpperCase(Locale.ROOT));
-      }
-    } catch (DateTimeParseException | ArithmeticException | NumberFormatException e) {
+      d = Durations.parse(text, null);
+    } catch (IllegalArgumentException e) {
+      d = null;
+    }
+    if (d == null) {
       throw CliException.usage(option + " " + text + ": not a duration (e.g. 90d, 12h, 2w)");
     }
     if (d.isNegative() || d.isZero()) {
