@@ -48,6 +48,9 @@ public final class Repository implements Closeable {
    */
   private final Map<Id, Tombstone> tombstonesRead;
 
+  /** Snapshot manifests read so far, by id: like tombstones, never rewritten. */
+  private final Map<Id, SnapshotManifest> manifestsRead;
+
   /** Pack footers read so far, by pack name: packs are never rewritten. */
   private final Map<String, List<PackEntry>> footers = new ConcurrentHashMap<>();
 
@@ -60,7 +63,15 @@ public final class Repository implements Closeable {
   private volatile Index index;
 
   Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
-    this(store, format, key, keyName, clock, new ConcurrentHashMap<>(), null);
+    this(
+        store,
+        format,
+        key,
+        keyName,
+        clock,
+        new ConcurrentHashMap<>(),
+        new ConcurrentHashMap<>(),
+        null);
   }
 
   private Repository(
@@ -70,6 +81,7 @@ public final class Repository implements Closeable {
       String keyName,
       Clock clock,
       Map<Id, Tombstone> tombstonesRead,
+      Map<Id, SnapshotManifest> manifestsRead,
       Runnable onClose) {
     this.store = store;
     this.format = format;
@@ -80,6 +92,7 @@ public final class Repository implements Closeable {
     this.blobKey = key.blobKey();
     this.reads = new VersionedReads(store, this::warn);
     this.tombstonesRead = tombstonesRead;
+    this.manifestsRead = manifestsRead;
     this.onClose = onClose;
   }
 
@@ -87,12 +100,23 @@ public final class Repository implements Closeable {
    * A view of this open repository for one unit of work (a backup, a reconcile pass), so that a
    * long-lived process derives the key once yet loads the index afresh for each backup, as
    * maintenance's windows require (docs/design.md): the same store, format and key, and nothing
-   * read yet — no index, no warnings, no footers; only the tombstones read so far are shared, as
-   * they are never rewritten. Costs no request. Closing the session runs {@code onClose} and leaves
-   * the store open; closing this repository closes it for every session.
+   * read yet — no index, no warnings, no footers; only the tombstones and {@link #manifestsRead
+   * manifests} read so far are shared, as they are never rewritten. Costs no request. Closing the
+   * session runs {@code onClose} and leaves the store open; closing this repository closes it for
+   * every session.
    */
   public Repository session(Runnable onClose) {
-    return new Repository(store, format, key, keyName, clock, tombstonesRead, onClose);
+    return new Repository(
+        store, format, key, keyName, clock, tombstonesRead, manifestsRead, onClose);
+  }
+
+  /**
+   * The snapshot manifests a caller read and chose to keep, by id, shared by this repository and
+   * its sessions: a manifest is named by its content's hash and never rewritten, so a kept copy is
+   * never stale. The caller bounds it.
+   */
+  public Map<Id, SnapshotManifest> manifestsRead() {
+    return manifestsRead;
   }
 
   /**
