@@ -123,12 +123,7 @@ public final class DeleteBackupRequestReconciler implements Reconciler<DeleteBac
     if (notReady != null) {
       return waiting(request, notReady);
     }
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(bslr.getSpec().backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = repositories.location(bslr);
     if (bsl != null && "ReadOnly".equals(bsl.getSpec().accessMode)) {
       return error(
           request,

@@ -85,6 +85,12 @@ public record Settings(
         clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, repositories);
   }
 
+  /** These settings with {@code repositories} as the process's registry of open repositories. */
+  public Settings withRepositories(OpenRepositories repositories) {
+    return new Settings(
+        clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, repositories);
+  }
+
   public static Settings defaults() {
     Clock clock = Clock.systemUTC();
     return new Settings(clock, new DefaultStoreFactory(clock), null);

@@ -89,6 +89,23 @@ public final class Repositories {
     return candidates.get(0);
   }
 
+  /** The location {@code bslr} names, or null if there is none. */
+  public BackupStorageLocation location(BackupStorageLocationRepository bslr) {
+    return location(client, bslr);
+  }
+
+  static BackupStorageLocation location(
+      KubernetesClient client, BackupStorageLocationRepository bslr) {
+    String name = bslr.getSpec() == null ? null : bslr.getSpec().backupStorageLocation;
+    return name == null || name.isBlank()
+        ? null
+        : client
+            .resources(BackupStorageLocation.class)
+            .inNamespace(bslr.getMetadata().getNamespace())
+            .withName(name)
+            .get();
+  }
+
   /** Why the repository cannot be used yet, or null when it is Ready. */
   public static String notReady(BackupStorageLocationRepository bslr) {
     BackupStorageLocationRepositoryStatus rs = bslr.getStatus();
@@ -110,12 +127,7 @@ public final class Repositories {
   public Repository open(BackupStorageLocationRepository bslr)
       throws IOException, InvalidResourceException {
     String ns = bslr.getMetadata().getNamespace();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(bslr.getSpec().backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = location(client, bslr);
     if (bsl == null) {
       throw new InvalidResourceException(
           "BackupStorageLocation " + bslr.getSpec().backupStorageLocation + " does not exist");

@@ -48,12 +48,7 @@ final class RepositoryDeletion {
       return DeleteControl.defaultDelete();
     }
     String ns = bslr.getMetadata().getNamespace();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(spec.backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = Repositories.location(client, bslr);
     if (bsl == null || "ReadOnly".equals(bsl.getSpec().accessMode)) {
       events.record(
           bslr,

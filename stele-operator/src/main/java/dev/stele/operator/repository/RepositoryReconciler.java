@@ -260,12 +260,7 @@ public final class RepositoryReconciler
     }
     String ns = bslr.getMetadata().getNamespace();
     String name = bslr.getMetadata().getName();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(spec.backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = Repositories.location(client, bslr);
     if (bsl == null) {
       throw new NotReadyException(
           "BackupStorageLocation " + spec.backupStorageLocation + " does not exist in " + ns);

@@ -63,10 +63,28 @@ public final class OpenRepositories implements Closeable {
     Repository open() throws IOException, X;
   }
 
+  private final boolean keep;
   private final Map<String, Entry> open = new ConcurrentHashMap<>();
   private final Map<String, Object> opening = new ConcurrentHashMap<>();
   private final Map<String, Watch> watches = new ConcurrentHashMap<>();
   private final Set<String> unwatched = ConcurrentHashMap.newKeySet();
+
+  /** A registry for a long-lived process: repositories stay open. */
+  public OpenRepositories() {
+    this(true);
+  }
+
+  private OpenRepositories(boolean keep) {
+    this.keep = keep;
+  }
+
+  /**
+   * A registry that keeps nothing and watches nothing, for a process that opens a repository once
+   * (a command): each open is a plain open, which closing closes.
+   */
+  public static OpenRepositories none() {
+    return new OpenRepositories(false);
+  }
 
   /**
    * A session on the repository {@code name} in {@code namespace}: the one open already if {@code
@@ -82,6 +100,9 @@ public final class OpenRepositories implements Closeable {
       String recordedId,
       Opening<X> opening)
       throws IOException, X {
+    if (!keep) {
+      return opening.open();
+    }
     String key = namespace + "/" + name;
     Repository session = reuse(key, dependencies, recordedId);
     if (session != null) {
