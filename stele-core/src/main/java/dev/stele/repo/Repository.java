@@ -100,14 +100,16 @@ public final class Repository implements Closeable {
    * A view of this open repository for one unit of work (a backup, a reconcile pass), so that a
    * long-lived process derives the key once yet loads the index afresh for each backup, as
    * maintenance's windows require (docs/design.md): the same store, format and key, and nothing
-   * read yet — no index, no warnings, no footers; only the tombstones and {@link #manifestsRead
-   * manifests} read so far are shared, as they are never rewritten. Costs no request. Closing the
-   * session runs {@code onClose} and leaves the store open; closing this repository closes it for
-   * every session.
+   * read yet — no index, no footers, and of the warnings only those opening found; only the
+   * tombstones and {@link #manifestsRead manifests} read so far are shared, as they are never
+   * rewritten. Costs no request. Closing the session runs {@code onClose} and leaves the store
+   * open; closing this repository closes it for every session.
    */
   public Repository session(Runnable onClose) {
-    return new Repository(
-        store, format, key, keyName, clock, tombstonesRead, manifestsRead, onClose);
+    Repository session =
+        new Repository(store, format, key, keyName, clock, tombstonesRead, manifestsRead, onClose);
+    session.warnings.addAll(warnings()); // what opening found, as a fresh open would report it
+    return session;
   }
 
   /**

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.crypto.Kdf;
 import dev.stele.k8s.api.BackupStatus;
+import dev.stele.operator.kube.OperatorMetrics;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -54,6 +56,16 @@ class OpenRepositoriesTest {
     assertThat(Kdf.derivations() - derivations).as("key derivations").isZero();
     assertThat(perBackup[0]).as("index loads of a backup").isPositive();
     assertThat(perBackup).containsOnly(perBackup[0]);
+  }
+
+  @Test
+  void theMetricsCountDerivationsAndIndexLoads() {
+    var registry = new SimpleMeterRegistry();
+    new OperatorMetrics(registry);
+    assertThat(registry.get("stele_kdf_derivations").functionCounter().count())
+        .isEqualTo((double) Kdf.derivations());
+    assertThat(registry.get("stele_index_loads").functionCounter().count())
+        .isEqualTo((double) Repository.indexLoads());
   }
 
   @Test
