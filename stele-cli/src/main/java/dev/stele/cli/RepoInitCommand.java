@@ -38,7 +38,7 @@ final class RepoInitCommand extends SteleCommand {
     CliEnvironment env = env();
     RepositoryLocation location = repository.location(env);
     Duration minimum =
-        minRetention == null ? null : Durations.parse("--min-retention", minRetention);
+        minRetention == null ? null : DurationOption.parse("--min-retention", minRetention);
     if (lockMode != Retention.Mode.NONE && minimum == null) {
       throw CliException.usage(
           "--lock-mode "

@@ -6,7 +6,6 @@ import dev.stele.s3.S3BlobStore;
 import dev.stele.s3.S3Location;
 import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -29,24 +28,7 @@ public final class S3StoreProvider implements BlobStoreProvider {
   public BlobStore open(URI uri, Map<String, String> options, boolean creating) throws IOException {
     S3Location location;
     try {
-      location = S3Location.parse(uri);
-      if (options.containsKey("endpoint")) {
-        location = location.withEndpoint(URI.create(options.get("endpoint")));
-      }
-      if (options.containsKey("region")) {
-        location = location.withRegion(options.get("region"));
-      }
-      if (Boolean.parseBoolean(options.get("path-style"))) {
-        location = location.withPathStyle(true);
-      }
-      if (options.containsKey("ca-cert")) {
-        location = location.withCaCert(Path.of(options.get("ca-cert")));
-      }
-      if (options.containsKey("profile")) {
-        location = location.withProfile(options.get("profile"));
-      } else if (options.containsKey("access-key") && options.containsKey("secret-key")) {
-        location = location.withCredentials(options.get("access-key"), options.get("secret-key"));
-      }
+      location = S3Location.parse(uri).withOptions(options);
     } catch (IllegalArgumentException e) {
       throw CliException.usage(e.getMessage());
     }

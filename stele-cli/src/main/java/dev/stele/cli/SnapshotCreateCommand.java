@@ -76,7 +76,8 @@ final class SnapshotCreateCommand extends SteleCommand {
           FileBackupOptions.defaults(hostName).withTags(tags).withExcludes(excludes);
       if (retain != null) {
         options =
-            options.withExpiry(env.clock().instant().plus(Durations.parse("--retain", retain)));
+            options.withExpiry(
+                env.clock().instant().plus(DurationOption.parse("--retain", retain)));
       }
       if (threads > 0) {
         options = options.withThreads(threads);

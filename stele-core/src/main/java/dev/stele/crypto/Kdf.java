@@ -3,14 +3,27 @@ package dev.stele.crypto;
 import java.nio.CharBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 import org.bouncycastle.crypto.params.Argon2Parameters;
 
-/** Derives a 32-byte key-encryption key from a password, memory-hard (Argon2id). */
+/**
+ * Derives a 32-byte key-encryption key from a password, memory-hard (Argon2id), and counts the
+ * derivations this process ran: each costs its memory and time, so a long-lived process should run
+ * one per repository it opens, which the operator's metrics show.
+ */
 public final class Kdf {
+  private static final AtomicLong DERIVATIONS = new AtomicLong();
+
   private Kdf() {}
 
+  /** How many derivations this process has run. */
+  public static long derivations() {
+    return DERIVATIONS.get();
+  }
+
   public static byte[] derive(char[] password, KdfParams params) {
+    DERIVATIONS.incrementAndGet();
     byte[] pw = utf8(password);
     try {
       Argon2Parameters argon =

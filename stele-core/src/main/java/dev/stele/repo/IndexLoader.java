@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Builds the {@link Index}: reads every index blob, keeps those no other supersedes, and merges
@@ -17,9 +18,16 @@ import java.util.Set;
  * costs time, not data.
  */
 final class IndexLoader {
+  private static final AtomicLong LOADS = new AtomicLong();
+
   private IndexLoader() {}
 
+  static long loads() {
+    return LOADS.get();
+  }
+
   static Index load(Repository repo) throws IOException {
+    LOADS.incrementAndGet();
     Map<Id, IndexCodec.Contents> contents = new LinkedHashMap<>();
     List<Id> damaged = new ArrayList<>();
     for (Id id : repo.list(BlobKind.INDEX)) {

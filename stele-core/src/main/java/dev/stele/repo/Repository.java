@@ -46,16 +46,43 @@ public final class Repository implements Closeable {
    * Tombstones read so far, by id: named by their content and never rewritten, so each is read once
    * per open repository and {@link #tombstones} costs one listing after the first call.
    */
-  private final Map<Id, Tombstone> tombstonesRead = new ConcurrentHashMap<>();
+  private final Map<Id, Tombstone> tombstonesRead;
+
+  /** Snapshot manifests read so far, by id: like tombstones, never rewritten. */
+  private final Map<Id, SnapshotManifest> manifestsRead;
 
   /** Pack footers read so far, by pack name: packs are never rewritten. */
   private final Map<String, List<PackEntry>> footers = new ConcurrentHashMap<>();
 
   private final VersionedReads reads;
+
+  /** What {@link #close} does instead of closing the store, for a {@link #session}; else null. */
+  private final Runnable onClose;
+
   private volatile java.util.function.Consumer<String> warningListener;
   private volatile Index index;
 
   Repository(BlobStore store, RepositoryFormat format, MasterKey key, String keyName, Clock clock) {
+    this(
+        store,
+        format,
+        key,
+        keyName,
+        clock,
+        new ConcurrentHashMap<>(),
+        new ConcurrentHashMap<>(),
+        null);
+  }
+
+  private Repository(
+      BlobStore store,
+      RepositoryFormat format,
+      MasterKey key,
+      String keyName,
+      Clock clock,
+      Map<Id, Tombstone> tombstonesRead,
+      Map<Id, SnapshotManifest> manifestsRead,
+      Runnable onClose) {
     this.store = store;
     this.format = format;
     this.key = key;
@@ -64,6 +91,42 @@ public final class Repository implements Closeable {
     this.codec = new ChunkCodec(key, format.compressionLevel());
     this.blobKey = key.blobKey();
     this.reads = new VersionedReads(store, this::warn);
+    this.tombstonesRead = tombstonesRead;
+    this.manifestsRead = manifestsRead;
+    this.onClose = onClose;
+  }
+
+  /**
+   * A view of this open repository for one unit of work (a backup, a reconcile pass), so that a
+   * long-lived process derives the key once yet loads the index afresh for each backup, as
+   * maintenance's windows require (docs/design.md): the same store, format and key, and nothing
+   * read yet — no index, no footers, and of the warnings only those opening found; only the
+   * tombstones and {@link #manifestsRead manifests} read so far are shared, as they are never
+   * rewritten. Costs no request. Closing the session runs {@code onClose} and leaves the store
+   * open; closing this repository closes it for every session.
+   */
+  public Repository session(Runnable onClose) {
+    Repository session =
+        new Repository(store, format, key, keyName, clock, tombstonesRead, manifestsRead, onClose);
+    session.warnings.addAll(warnings()); // what opening found, as a fresh open would report it
+    return session;
+  }
+
+  /**
+   * The snapshot manifests a caller read and chose to keep, by id, shared by this repository and
+   * its sessions: a manifest is named by its content's hash and never rewritten, so a kept copy is
+   * never stale. The caller bounds it.
+   */
+  public Map<Id, SnapshotManifest> manifestsRead() {
+    return manifestsRead;
+  }
+
+  /**
+   * How many times this process has loaded an index (every index blob and maintenance record read),
+   * for the operator's metrics.
+   */
+  public static long indexLoads() {
+    return IndexLoader.loads();
   }
 
   /** Creates a repository in an empty location. See {@link RepositoryInit}. */
@@ -507,6 +570,10 @@ public final class Repository implements Closeable {
 
   @Override
   public void close() throws IOException {
-    store.close();
+    if (onClose != null) {
+      onClose.run();
+    } else {
+      store.close();
+    }
   }
 }

@@ -12,6 +12,7 @@ import dev.stele.operator.location.LocationReconciler;
 import dev.stele.operator.repository.RepositoryReconciler;
 import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.schedule.ScheduleReconciler;
+import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.sync.BackupSyncReconciler;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -53,11 +54,17 @@ public final class SteleOperator implements Closeable {
   private final Operator operator;
   private final HttpServer metricsServer;
   private final Runnable releaseLease;
+  private final OpenRepositories repositories;
 
-  private SteleOperator(Operator operator, HttpServer metricsServer, Runnable releaseLease) {
+  private SteleOperator(
+      Operator operator,
+      HttpServer metricsServer,
+      Runnable releaseLease,
+      OpenRepositories repositories) {
     this.operator = operator;
     this.metricsServer = metricsServer;
     this.releaseLease = releaseLease;
+    this.repositories = repositories;
   }
 
   /**
@@ -228,7 +235,8 @@ public final class SteleOperator implements Closeable {
     return new SteleOperator(
         operator,
         server,
-        leaderElection == null ? () -> {} : () -> release(client, leaderElection));
+        leaderElection == null ? () -> {} : () -> release(client, leaderElection),
+        settings.repositories());
   }
 
   /** The port {@code /metrics} listens on, or -1. */
@@ -239,6 +247,7 @@ public final class SteleOperator implements Closeable {
   @Override
   public void close() {
     operator.stop();
+    repositories.close();
     releaseLease.run();
     if (metricsServer != null) {
       metricsServer.stop(0);

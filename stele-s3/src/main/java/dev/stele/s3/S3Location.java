@@ -5,8 +5,11 @@ import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Where a repository lives in S3 and how to reach it: {@code s3://bucket/prefix} plus the options
@@ -69,27 +72,60 @@ public record S3Location(
     while (path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }
-    S3Location location = new S3Location(bucket, path, null, null, false, null, null, null, null);
+    Map<String, String> options = new HashMap<>();
     String query = uri.getRawQuery();
     if (query != null && !query.isEmpty()) {
       for (String pair : query.split("&")) {
         int eq = pair.indexOf('=');
         String key = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
-        String value = eq < 0 ? "true" : decode(pair.substring(eq + 1));
-        location =
-            switch (key) {
-              case "endpoint" -> location.withEndpoint(URI.create(value));
-              case "region" -> location.withRegion(value);
-              case "path-style" -> location.withPathStyle(Boolean.parseBoolean(value));
-              case "ca-cert" -> location.withCaCert(Path.of(value));
-              case "profile" -> location.withProfile(value);
-              default ->
-                  throw new IllegalArgumentException(
-                      "unknown option '" + key + "' in " + uri.toString().replaceAll("\\?.*", ""));
-            };
+        if (!URL_OPTIONS.contains(key)) {
+          throw new IllegalArgumentException(
+              "unknown option '" + key + "' in " + uri.toString().replaceAll("\\?.*", ""));
+        }
+        options.put(key, eq < 0 ? "true" : decode(pair.substring(eq + 1)));
       }
     }
-    return location;
+    return of(bucket, path).withOptions(options);
+  }
+
+  /** {@code bucket}/{@code prefix} on AWS, with the SDK's default region and credentials. */
+  public static S3Location of(String bucket, String prefix) {
+    return new S3Location(bucket, prefix, null, null, false, null, null, null, null);
+  }
+
+  /** The options a URL's query may carry; {@link #withOptions} also takes the credentials. */
+  private static final Set<String> URL_OPTIONS =
+      Set.of("endpoint", "region", "path-style", "ca-cert", "profile");
+
+  /**
+   * This location with options given as text, the one place where strings become S3 settings (URL
+   * queries, the command line, the operator's locations all come here): {@code endpoint} (a URL),
+   * {@code region}, {@code path-style} ({@code true} turns it on), {@code ca-cert} (a PEM file),
+   * and either {@code profile} or both {@code access-key} and {@code secret-key} (a profile wins;
+   * one key without the other is ignored). Other names are ignored.
+   *
+   * @throws IllegalArgumentException if a value is malformed
+   */
+  public S3Location withOptions(Map<String, String> options) {
+    S3Location l = this;
+    if (options.containsKey("endpoint")) {
+      l = l.withEndpoint(URI.create(options.get("endpoint")));
+    }
+    if (options.containsKey("region")) {
+      l = l.withRegion(options.get("region"));
+    }
+    if (Boolean.parseBoolean(options.get("path-style"))) {
+      l = l.withPathStyle(true);
+    }
+    if (options.containsKey("ca-cert")) {
+      l = l.withCaCert(Path.of(options.get("ca-cert")));
+    }
+    if (options.containsKey("profile")) {
+      l = l.withProfile(options.get("profile"));
+    } else if (options.containsKey("access-key") && options.containsKey("secret-key")) {
+      l = l.withCredentials(options.get("access-key"), options.get("secret-key"));
+    }
+    return l;
   }
 
   /** The key of blob {@code name}. */

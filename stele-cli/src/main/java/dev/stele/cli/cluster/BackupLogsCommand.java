@@ -14,6 +14,7 @@ import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.operator.store.DefaultStoreFactory;
+import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.store.Place;
 import dev.stele.operator.store.StoreFactory;
 import dev.stele.repo.Repository;
@@ -52,7 +53,10 @@ final class BackupLogsCommand extends ClusterCommand {
     if (s.snapshotID == null) {
       throw CliException.notFound(noLog(s));
     }
-    Settings settings = new Settings(env().clock(), new LocalStores(env()), null);
+    // One command opens one repository: nothing to keep open, no Secrets to watch.
+    Settings settings =
+        new Settings(env().clock(), new LocalStores(env()), null)
+            .withRepositories(OpenRepositories.none());
     Repositories repositories = new Repositories(client, settings);
     try {
       BackupStorageLocationRepository bslr =

@@ -2,7 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
 import dev.stele.k8s.api.BackupSpec;
-import dev.stele.operator.kube.Durations;
+import dev.stele.k8s.api.Durations;
 import java.time.Duration;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;

@@ -3,7 +3,7 @@ package dev.stele.cli.cluster;
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.operator.kube.Durations;
+import dev.stele.k8s.api.Durations;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;

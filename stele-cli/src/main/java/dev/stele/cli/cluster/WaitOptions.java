@@ -2,7 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
-import dev.stele.operator.kube.Durations;
+import dev.stele.k8s.api.Durations;
 import java.time.Duration;
 import picocli.CommandLine.Option;
 

@@ -10,35 +10,32 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The snapshot manifests of the repositories this process opens, each read (and authenticated)
- * once. A manifest is named by its content's hash and never rewritten, so a copy kept here can
- * never be stale: searching a repository for a backup's manifest costs one listing plus the
- * manifests written since the last search, not a read of every manifest — on object storage the
- * difference between a few requests and thousands per backup, deletion or restore.
+ * The snapshot manifests of the repositories this process opens, each read (and authenticated) once
+ * per open repository ({@link Repository#manifestsRead}, shared by its sessions). A manifest is
+ * named by its content's hash and never rewritten, so a kept copy can never be stale: searching a
+ * repository for a backup's manifest costs one listing plus the manifests written since the last
+ * search, not a read of every manifest — on object storage the difference between a few requests
+ * and thousands per backup, deletion or restore.
  *
- * <p>Process-wide and thread-safe; forgotten (tombstoned) manifests are listed too, as the searches
- * need. A manifest that cannot be read is left out with a warning (and read again next time, in
- * case the store serves a good version later). Bounded: past {@link #LIMIT} manifests it starts
+ * <p>Thread-safe; forgotten (tombstoned) manifests are listed too, as the searches need. A manifest
+ * that cannot be read is left out with a warning (and read again next time, in case the store
+ * serves a good version later). Bounded: past {@link #LIMIT} manifests of one repository it starts
  * over.
  */
 public final class Manifests {
   static final int LIMIT = 200_000;
-
-  private static final Map<String, SnapshotManifest> SEEN = new ConcurrentHashMap<>();
 
   private Manifests() {}
 
   /** Every manifest in {@code repo}, in the store's listing order. */
   public static List<SnapshotCatalog.Entry> all(Repository repo) throws IOException {
     SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    String repository = repo.format().id() + "/";
+    Map<Id, SnapshotManifest> seen = repo.manifestsRead();
     List<SnapshotCatalog.Entry> out = new ArrayList<>();
     for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      String key = repository + id.hex();
-      SnapshotManifest m = SEEN.get(key);
+      SnapshotManifest m = seen.get(id);
       if (m == null) {
         try {
           m = catalog.read(id);
@@ -49,10 +46,10 @@ public final class Manifests {
           repo.warnOnce(e.getMessage() + "; manifest skipped");
           continue;
         }
-        if (SEEN.size() >= LIMIT) {
-          SEEN.clear();
+        if (seen.size() >= LIMIT) {
+          seen.clear();
         }
-        SEEN.put(key, m);
+        seen.put(id, m);
       }
       out.add(new SnapshotCatalog.Entry(id, m));
     }

@@ -121,12 +121,7 @@ public final class DeleteBackupRequestReconciler
     if (notReady != null) {
       return waiting(pass, notReady);
     }
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(bslr.getSpec().backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = repositories.location(bslr);
     if (bsl != null && bsl.getSpec().access() == AccessMode.READ_ONLY) {
       return error(
           pass,

@@ -1,10 +1,13 @@
 package dev.stele.operator.kube;
 
+import dev.stele.crypto.Kdf;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.MaintenanceKind;
 import dev.stele.k8s.api.MaintenanceResult;
 import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.Map;
@@ -13,7 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The operator's own metrics: one gauge per resource and phase (1 in the current phase, else 0),
- * and counters of maintenance runs by kind and result.
+ * counters of maintenance runs by kind and result, and of key derivations and index loads.
  *
  * <p>Concurrency: safe for many threads.
  */
@@ -23,6 +26,14 @@ public final class OperatorMetrics {
 
   public OperatorMetrics(MeterRegistry registry) {
     this.registry = registry;
+    // Process-wide counts from stele-core: an open repository should cost one derivation per
+    // process, and an index load per backup or maintenance run, not per reconcile pass.
+    FunctionCounter.builder("stele_kdf_derivations", this, m -> Kdf.derivations())
+        .description("Argon2id key derivations run by this process")
+        .register(registry);
+    FunctionCounter.builder("stele_index_loads", this, m -> Repository.indexLoads())
+        .description("Repository indexes loaded by this process")
+        .register(registry);
   }
 
   public MeterRegistry registry() {

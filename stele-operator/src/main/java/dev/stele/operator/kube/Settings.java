@@ -2,6 +2,7 @@ package dev.stele.operator.kube;
 
 import dev.stele.crypto.KdfParams;
 import dev.stele.operator.store.DefaultStoreFactory;
+import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.store.StoreFactory;
 import java.time.Clock;
 import java.time.Duration;
@@ -17,7 +18,8 @@ import java.util.function.Supplier;
  * {@code backupSyncPeriod}, how often each Ready repository is searched for backups the cluster
  * lacks (1 minute, Velero's {@code backupSyncPeriod}), and {@code image}, the image of Stele's own
  * containers, which the restore-wait init container runs (the operator's own; see {@link
- * OwnImage}).
+ * OwnImage}), and {@code repositories}, the repositories the process holds open (one registry per
+ * process: every reconciler built with these settings shares it).
  */
 public record Settings(
     Clock clock,
@@ -26,7 +28,8 @@ public record Settings(
     Duration recheck,
     List<ResourceType> backupResources,
     Duration backupSyncPeriod,
-    String image) {
+    String image,
+    OpenRepositories repositories) {
   public static final Duration DEFAULT_RECHECK = Duration.ofMinutes(1);
   public static final Duration DEFAULT_BACKUP_SYNC_PERIOD = Duration.ofMinutes(1);
 
@@ -45,6 +48,18 @@ public record Settings(
 
   public Settings {
     backupResources = List.copyOf(backupResources);
+    repositories = repositories == null ? new OpenRepositories() : repositories;
+  }
+
+  public Settings(
+      Clock clock,
+      StoreFactory stores,
+      Supplier<KdfParams> kdf,
+      Duration recheck,
+      List<ResourceType> backupResources,
+      Duration backupSyncPeriod,
+      String image) {
+    this(clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, null);
   }
 
   public Settings(
@@ -66,7 +81,14 @@ public record Settings(
 
   /** These settings with Stele's containers running {@code image}. */
   public Settings withImage(String image) {
-    return new Settings(clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image);
+    return new Settings(
+        clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, repositories);
+  }
+
+  /** These settings with {@code repositories} as the process's registry of open repositories. */
+  public Settings withRepositories(OpenRepositories repositories) {
+    return new Settings(
+        clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, repositories);
   }
 
   public static Settings defaults() {

@@ -2,9 +2,9 @@ package dev.stele.operator.location;
 
 import dev.stele.blob.Retention;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.LockMode;
 import dev.stele.k8s.api.Provider;
-import dev.stele.operator.kube.Durations;
 import dev.stele.s3.BucketConfig;
 import java.time.Duration;
 

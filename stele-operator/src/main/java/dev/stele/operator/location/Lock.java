@@ -1,7 +1,7 @@
 package dev.stele.operator.location;
 
 import dev.stele.blob.Retention;
-import dev.stele.operator.kube.Durations;
+import dev.stele.k8s.api.Durations;
 import java.time.Duration;
 import java.util.Locale;
 

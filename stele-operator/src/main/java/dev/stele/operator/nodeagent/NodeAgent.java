@@ -4,6 +4,7 @@ import com.sun.net.httpserver.HttpServer;
 import dev.stele.operator.kube.HealthEndpoints;
 import dev.stele.operator.kube.Operators;
 import dev.stele.operator.kube.Settings;
+import dev.stele.operator.store.OpenRepositories;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
 import java.io.Closeable;
@@ -28,10 +29,12 @@ public final class NodeAgent implements Closeable {
 
   private final Operator operator;
   private final HttpServer health;
+  private final OpenRepositories repositories;
 
-  private NodeAgent(Operator operator, HttpServer health) {
+  private NodeAgent(Operator operator, HttpServer health, OpenRepositories repositories) {
     this.operator = operator;
     this.health = health;
+    this.repositories = repositories;
   }
 
   /**
@@ -90,7 +93,7 @@ public final class NodeAgent implements Closeable {
       }
       throw e;
     }
-    return new NodeAgent(operator, health);
+    return new NodeAgent(operator, health, settings.repositories());
   }
 
   /** The port of the probes, or -1. */
@@ -101,6 +104,7 @@ public final class NodeAgent implements Closeable {
   @Override
   public void close() {
     operator.stop();
+    repositories.close();
     if (health != null) {
       health.stop(0);
     }

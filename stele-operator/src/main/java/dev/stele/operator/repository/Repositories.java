@@ -3,15 +3,20 @@ package dev.stele.operator.repository;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.location.Places;
+import dev.stele.operator.store.OpenRepositories;
+import dev.stele.operator.store.OpenRepositories.Dependencies;
 import dev.stele.operator.store.Place;
 import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
+import java.util.HashSet;
+import java.util.Set;
 
 /**
  * Finds the repository a Backup, Restore or pod volume request names, and opens it with the
@@ -85,6 +90,23 @@ public final class Repositories {
     return candidates.get(0);
   }
 
+  /** The location {@code bslr} names, or null if there is none. */
+  public BackupStorageLocation location(BackupStorageLocationRepository bslr) {
+    return location(client, bslr);
+  }
+
+  static BackupStorageLocation location(
+      KubernetesClient client, BackupStorageLocationRepository bslr) {
+    String name = bslr.getSpec() == null ? null : bslr.getSpec().backupStorageLocation;
+    return name == null || name.isBlank()
+        ? null
+        : client
+            .resources(BackupStorageLocation.class)
+            .inNamespace(bslr.getMetadata().getNamespace())
+            .withName(name)
+            .get();
+  }
+
   /** Why the repository cannot be used yet, or null when it is Ready. */
   public static String notReady(BackupStorageLocationRepository bslr) {
     BackupStorageLocationRepositoryStatus rs = bslr.getStatus();
@@ -99,20 +121,33 @@ public final class Repositories {
             : " (" + rs.phase + ": " + rs.message + ")");
   }
 
-  /** Opens the repository, checking it is the one its resource recorded. */
+  /**
+   * A session on the repository, checked to be the one its resource recorded: opened once per
+   * process and kept open ({@link OpenRepositories}); close the session after use.
+   */
   public Repository open(BackupStorageLocationRepository bslr)
       throws IOException, InvalidResourceException {
     String ns = bslr.getMetadata().getNamespace();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(bslr.getSpec().backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = location(client, bslr);
     if (bsl == null) {
       throw new InvalidResourceException(
           "BackupStorageLocation " + bslr.getSpec().backupStorageLocation + " does not exist");
     }
+    String recorded = bslr.getStatus() == null ? null : bslr.getStatus().repositoryID;
+    return settings
+        .repositories()
+        .open(
+            client,
+            ns,
+            bslr.getMetadata().getName(),
+            dependencies(client, bslr, bsl),
+            recorded,
+            () -> openNew(bslr, bsl, recorded));
+  }
+
+  private Repository openNew(
+      BackupStorageLocationRepository bslr, BackupStorageLocation bsl, String recorded)
+      throws IOException, InvalidResourceException {
     Place place = Places.resolve(client, bsl);
     Passwords passwords = new Passwords(client, bslr);
     String password = passwords.read();
@@ -127,12 +162,38 @@ public final class Repositories {
       store.close();
       throw e;
     }
-    String recorded = bslr.getStatus() == null ? null : bslr.getStatus().repositoryID;
     if (recorded != null && !recorded.equals(repo.format().id())) {
       repo.close();
       throw new InvalidResourceException(
           "holds repository " + repo.format().id() + ", not " + recorded + " as recorded");
     }
     return repo;
+  }
+
+  /**
+   * What an open repository depends on: the Secrets of its password and of its location, the
+   * password's key, and the location's name and spec.
+   */
+  static Dependencies dependencies(
+      KubernetesClient client, BackupStorageLocationRepository bslr, BackupStorageLocation bsl) {
+    Set<String> secrets = new HashSet<>();
+    secrets.add(Passwords.ref(bslr).getName());
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    if (spec != null && spec.credential != null && spec.credential.getName() != null) {
+      secrets.add(spec.credential.getName());
+    }
+    if (spec != null
+        && spec.objectStorage != null
+        && spec.objectStorage.caCertRef != null
+        && spec.objectStorage.caCertRef.getName() != null) {
+      secrets.add(spec.objectStorage.caCertRef.getName());
+    }
+    String resources =
+        Passwords.ref(bslr).getKey()
+            + " "
+            + bsl.getMetadata().getName()
+            + " "
+            + client.getKubernetesSerialization().asJson(spec);
+    return new Dependencies(secrets, resources);
   }
 }

@@ -44,17 +44,13 @@ final class RepositoryDeletion {
   }
 
   DeleteControl cleanup(BackupStorageLocationRepository bslr) {
+    settings.repositories().close(bslr.getMetadata().getNamespace(), bslr.getMetadata().getName());
     BackupStorageLocationRepositorySpec spec = bslr.getSpec();
     if (spec == null || spec.deletion() != DeletionPolicy.DELETE) {
       return DeleteControl.defaultDelete();
     }
     String ns = bslr.getMetadata().getNamespace();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(spec.backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = Repositories.location(client, bslr);
     if (bsl == null || bsl.getSpec().access() == AccessMode.READ_ONLY) {
       events.record(
           bslr,

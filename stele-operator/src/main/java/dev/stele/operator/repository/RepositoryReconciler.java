@@ -212,12 +212,7 @@ public final class RepositoryReconciler
     }
     String ns = bslr.getMetadata().getNamespace();
     String name = bslr.getMetadata().getName();
-    BackupStorageLocation bsl =
-        client
-            .resources(BackupStorageLocation.class)
-            .inNamespace(ns)
-            .withName(spec.backupStorageLocation)
-            .get();
+    BackupStorageLocation bsl = Repositories.location(client, bslr);
     if (bsl == null) {
       throw new NotReadyException(
           "BackupStorageLocation " + spec.backupStorageLocation + " does not exist in " + ns);
@@ -241,6 +236,31 @@ public final class RepositoryReconciler
     boolean writable = bsl.getSpec().access() != AccessMode.READ_ONLY;
     String path = place.repositoryPath(name);
     String url = place.url(path);
+    Place resolved = place;
+    Repository repo =
+        settings
+            .repositories()
+            .open(
+                client,
+                ns,
+                name,
+                Repositories.dependencies(client, bslr, bsl),
+                status.repositoryID,
+                () -> openOrCreate(bslr, bsl, resolved, path, url, writable, status));
+    return new Provisioned(repo, url, writable);
+  }
+
+  /** Opens the repository at {@code path}, or creates it there if nothing is there yet. */
+  private Repository openOrCreate(
+      BackupStorageLocationRepository bslr,
+      BackupStorageLocation bsl,
+      Place place,
+      String path,
+      String url,
+      boolean writable,
+      BackupStorageLocationRepositoryStatus status)
+      throws NotReadyException, IOException {
+    BackupStorageLocationRepositorySpec spec = bslr.getSpec();
     Passwords passwords = new Passwords(client, bslr);
     String password;
     try {
@@ -304,7 +324,7 @@ public final class RepositoryReconciler
         if (password == null) {
           password = passwords.generate();
         }
-        Lock lock = Lock.parse(located.lock);
+        Lock lock = Lock.parse(bsl.getStatus().lock);
         RepositoryInit init =
             RepositoryInit.defaults(settings.clock()).withRetention(lock.mode(), lock.minimum());
         if (spec.compressionLevel != null) {
@@ -323,7 +343,7 @@ public final class RepositoryReconciler
             "Initialized",
             "created repository " + repo.format().id() + " at " + url);
       }
-      return new Provisioned(repo, url, writable);
+      return repo;
     } catch (NotReadyException | IOException | RuntimeException e) {
       store.close();
       throw e;

@@ -7,12 +7,13 @@ import dev.stele.s3.BucketConfig;
 import dev.stele.s3.S3BlobStore;
 import dev.stele.s3.S3Location;
 import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Stores for the two providers: {@code s3} (any S3 server, {@link S3BlobStore}) and {@code
@@ -61,25 +62,31 @@ public final class DefaultStoreFactory implements StoreFactory {
     return Path.of(base).resolve(place.bucket());
   }
 
+  /**
+   * The S3 location of {@code path}: the location's Velero-style settings ({@code s3Url}, {@code
+   * region}, {@code s3ForcePathStyle}) and its Secrets, given to {@link S3Location#withOptions} by
+   * the names the command line uses.
+   */
   static S3Location s3(Place place, String path) throws IOException {
     var config = place.config();
-    S3Location location =
-        new S3Location(
-            place.bucket(),
-            path,
-            config.containsKey("s3Url") ? URI.create(config.get("s3Url")) : null,
-            config.get("region"),
-            Boolean.parseBoolean(config.getOrDefault("s3ForcePathStyle", "false")),
-            null,
-            place.accessKey(),
-            place.secretKey(),
-            null);
+    Map<String, String> options = new HashMap<>();
+    putIfPresent(options, "endpoint", config.get("s3Url"));
+    putIfPresent(options, "region", config.get("region"));
+    putIfPresent(options, "path-style", config.get("s3ForcePathStyle"));
+    putIfPresent(options, "access-key", place.accessKey());
+    putIfPresent(options, "secret-key", place.secretKey());
     if (place.caCertPem() != null) {
       Path pem = Files.createTempFile("stele-ca-", ".pem");
       pem.toFile().deleteOnExit();
       Files.writeString(pem, place.caCertPem(), StandardCharsets.UTF_8);
-      location = location.withCaCert(pem);
+      options.put("ca-cert", pem.toString());
     }
-    return location;
+    return S3Location.of(place.bucket(), path).withOptions(options);
+  }
+
+  private static void putIfPresent(Map<String, String> options, String name, String value) {
+    if (value != null) {
+      options.put(name, value);
+    }
   }
 }
