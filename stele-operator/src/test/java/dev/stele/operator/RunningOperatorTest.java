@@ -8,6 +8,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.operator.kube.Settings;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -21,7 +22,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -39,7 +39,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubernetesMockClient(crud = true)
 class RunningOperatorTest {
-  static final Duration TIMEOUT = Duration.ofSeconds(30);
   static KubernetesClient client;
 
   @TempDir Path base;
@@ -67,33 +66,15 @@ class RunningOperatorTest {
         Map.of("cloud", "[default]\naws_access_key_id=AK\naws_secret_access_key=SK\n"));
   }
 
-  static <T> T await(String what, Supplier<T> probe, java.util.function.Predicate<T> done) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    T last = null;
-    while (System.nanoTime() < deadline) {
-      last = probe.get();
-      if (last != null && done.test(last)) {
-        return last;
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
-  }
-
   BackupStorageLocation awaitLocation(String name, String phase) {
-    return await(
+    return Await.until(
         name + " " + phase,
         () -> op.bsl(name),
         b -> b.getStatus() != null && phase.equals(b.getStatus().phase));
   }
 
   BackupStorageLocationRepository awaitRepository(String name, String phase) {
-    return await(
+    return Await.until(
         name + " " + phase,
         () -> op.bslr(name),
         r -> r.getStatus() != null && phase.equals(r.getStatus().phase));
@@ -190,7 +171,7 @@ class RunningOperatorTest {
         .inNamespace(NS)
         .withName("team-a")
         .delete();
-    await("team-a gone", () -> op.bslr("team-a") == null ? "gone" : null, s -> true);
+    Await.until("team-a gone", () -> op.bslr("team-a") == null ? "gone" : null, s -> true);
     assertThat(files(teamDir)).isZero();
     assertThat(op.eventReasons("team-a")).contains("RepositoryDeleted");
     assertThat(base.resolve("bucket/velero/repositories/default/stele.format")).exists();
@@ -206,7 +187,7 @@ class RunningOperatorTest {
     often.validationFrequency = "often";
     op.bsl("often", often);
     assertThat(awaitLocation("often", "Unavailable").getStatus().message).contains("often");
-    await(
+    Await.until(
         "Unavailable events",
         () -> op.eventReasons("unknown").contains("Unavailable") ? op.eventReasons("often") : null,
         e -> e.contains("Unavailable"));
