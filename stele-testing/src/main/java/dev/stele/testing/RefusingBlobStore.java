@@ -53,7 +53,10 @@ public final class RefusingBlobStore extends ForwardingBlobStore {
   public void create(String name, byte[] data, Retention retention) throws IOException {
     String prefix = refused.get();
     // A null name is the delegate's to reject, as the contract says.
-    if (prefix != null && name != null && name.startsWith(prefix) && seen.incrementAndGet() > allowed) {
+    if (prefix != null
+        && name != null
+        && name.startsWith(prefix)
+        && seen.incrementAndGet() > allowed) {
       if (lands) {
         super.create(name, data, retention);
       }
