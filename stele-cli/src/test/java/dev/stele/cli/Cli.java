@@ -59,7 +59,14 @@ public final class Cli {
   }
 
   public Run run(String... args) {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    return run(new ByteArrayOutputStream(), args);
+  }
+
+  /**
+   * Runs with standard output into {@code out}, which another thread may read while the command
+   * runs (to see that a waiting command has looked, say).
+   */
+  public Run run(ByteArrayOutputStream out, String... args) {
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     CliEnvironment.Terminal term =
         terminal ? prompt -> typed.isEmpty() ? null : typed.pop().toCharArray() : null;

@@ -2,7 +2,9 @@ package dev.stele.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.blob.BlobInfo;
 import dev.stele.blob.Retention;
+import dev.stele.testing.Await;
 import dev.stele.testing.TreeAssert;
 import dev.stele.testing.VersionedInMemoryBlobStore;
 import java.io.IOException;
@@ -69,12 +71,9 @@ class PointInTimeCommandTest {
     assertThat(run.exitCode()).as(run.stderr()).isZero();
   }
 
-  private static void pause() {
-    try {
-      Thread.sleep(20);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
+  /** Waits until the wall clock, which stamps the store's versions, is past {@code instant}. */
+  private static Instant clockPast(Instant instant) {
+    return Await.until("the clock past " + instant, Instant::now, now -> now.isAfter(instant));
   }
 
   @Test
@@ -98,9 +97,11 @@ class PointInTimeCommandTest {
   void restoreAsOfBeforeTheAttackAndFallbackWithWarnings() throws IOException {
     init();
     snapshot();
-    pause();
-    String beforeAttack = Instant.now().toString();
-    pause();
+    Instant written =
+        store.list("").stream().map(BlobInfo::created).max(Instant::compareTo).orElseThrow();
+    Instant between = clockPast(written);
+    clockPast(between);
+    String beforeAttack = between.toString();
     String pack = null;
     for (String blob : store.names()) {
       if (blob.startsWith("packs/") || blob.startsWith("index/")) {

@@ -24,6 +24,7 @@ import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.nodeagent.NodeAgent;
 import dev.stele.operator.nodeagent.NodeSettings;
+import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.Rgw;
 import dev.stele.testing.TreeAssert;
@@ -401,24 +402,11 @@ class EndToEndIT {
     return await(ns + "/" + name, () -> c.pods().inNamespace(ns).withName(name).get(), p -> true);
   }
 
+  /** Awaits {@code what}, and logs when it came, to show where the scenario spends its time. */
   static <T> T await(String what, Supplier<T> probe, Predicate<T> done) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    T last = null;
-    while (System.nanoTime() < deadline) {
-      last = probe.get();
-      if (last != null && done.test(last)) {
-        System.err.printf(
-            "EndToEndIT: %s after %d ms%n", what, (System.nanoTime() - T0) / 1_000_000);
-        return last;
-      }
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
+    T value = Await.atMost(TIMEOUT).until(what, probe::get, done);
+    System.err.printf("EndToEndIT: %s after %d ms%n", what, (System.nanoTime() - T0) / 1_000_000);
+    return value;
   }
 
   static void deleteTree(Path dir) throws IOException {

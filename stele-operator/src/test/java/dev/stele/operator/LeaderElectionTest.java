@@ -11,6 +11,7 @@ import dev.stele.operator.store.DefaultStoreFactory;
 import dev.stele.operator.store.Place;
 import dev.stele.operator.store.StoreFactory;
 import dev.stele.s3.BucketConfig;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
@@ -35,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * expires. Which replica reconciled is told by the stores each opened: each has its own.
  */
 class LeaderElectionTest {
-  static final Duration TIMEOUT = Duration.ofSeconds(60);
+  private static final Await.Policy WAIT = Await.atMost(Duration.ofSeconds(60));
 
   @TempDir Path base;
   ApiServer server;
@@ -108,12 +109,12 @@ class LeaderElectionTest {
     AtomicInteger byA = new AtomicInteger();
     AtomicInteger byB = new AtomicInteger();
     a = replica("replica-a", byA);
-    await("replica-a to lead", () -> "replica-a".equals(holder()));
+    WAIT.until("replica-a to lead", () -> "replica-a".equals(holder()));
     b = replica("replica-b", byB);
 
     OperatorFixture op = new OperatorFixture(client);
     op.bsl("one", location("one"));
-    await("one Available", () -> available(op, "one"));
+    WAIT.until("one Available", () -> available(op, "one"));
     assertThat(byA.get()).isPositive();
     assertThat(byB.get()).as("the follower reconciled").isZero();
     assertThat(holder()).isEqualTo("replica-a");
@@ -121,9 +122,9 @@ class LeaderElectionTest {
     a.close(); // SIGTERM: the reconcilers stop and the Lease is released
     a = null;
     assertThat(holder()).as("the Lease once replica-a stopped").isNotEqualTo("replica-a");
-    await("replica-b to lead", () -> "replica-b".equals(holder()));
+    WAIT.until("replica-b to lead", () -> "replica-b".equals(holder()));
     op.bsl("two", location("two"));
-    await("two Available", () -> available(op, "two"));
+    WAIT.until("two Available", () -> available(op, "two"));
     assertThat(byB.get()).isPositive();
   }
 
@@ -132,16 +133,16 @@ class LeaderElectionTest {
     AtomicInteger byA = new AtomicInteger();
     AtomicInteger byB = new AtomicInteger();
     a = replica("replica-a", byA);
-    await("replica-a to lead", () -> "replica-a".equals(holder()));
+    WAIT.until("replica-a to lead", () -> "replica-a".equals(holder()));
     b = replica("replica-b", byB);
 
     // As a killed pod: it renews nothing from now on, and releases nothing.
     clients.get(0).close();
-    await("replica-b to lead", () -> "replica-b".equals(holder()));
+    WAIT.until("replica-b to lead", () -> "replica-b".equals(holder()));
 
     OperatorFixture op = new OperatorFixture(client);
     op.bsl("three", location("three"));
-    await("three Available", () -> available(op, "three"));
+    WAIT.until("three Available", () -> available(op, "three"));
     assertThat(byB.get()).isPositive();
     assertThat(byA.get()).isZero();
   }
@@ -164,17 +165,5 @@ class LeaderElectionTest {
     Lease lease =
         client.leases().inNamespace(OperatorFixture.NS).withName(SteleOperator.LEASE).get();
     return lease == null ? null : lease.getSpec().getHolderIdentity();
-  }
-
-  interface Check {
-    boolean ok() throws Exception;
-  }
-
-  static void await(String what, Check check) throws Exception {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    while (!check.ok()) {
-      assertThat(System.nanoTime()).as("timed out waiting for " + what).isLessThan(deadline);
-      Thread.sleep(50);
-    }
   }
 }

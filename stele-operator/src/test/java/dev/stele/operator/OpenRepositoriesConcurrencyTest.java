@@ -9,6 +9,7 @@ import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.store.OpenRepositories.Dependencies;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
+import dev.stele.testing.Await;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -137,7 +138,7 @@ class OpenRepositoriesConcurrencyTest {
     assertThat(opens).hasValue(1);
 
     new OperatorFixture(client).secret("pw", Map.of("password", "changed"));
-    RunningOperatorTest.await("the change seen", registry::size, n -> n == 0);
+    Await.until("the change seen", registry::size, n -> n == 0);
     assertThat(closes).hasValue(1);
     session(this::open).close();
     assertThat(opens).hasValue(2);

@@ -7,6 +7,7 @@ import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.OperatorMetrics;
 import dev.stele.repo.Repository;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -80,7 +81,7 @@ class OpenRepositoriesTest {
 
     op.secret("default-repository-password", Map.of("password", "wrong"));
     var wrong =
-        RunningOperatorTest.await(
+        Await.until(
             "the changed Secret seen",
             () -> op.reconcileRepository("default"),
             r -> r.getStatus().phase == RepositoryPhase.NOT_READY);
@@ -92,7 +93,7 @@ class OpenRepositoriesTest {
     assertThat(Kdf.derivations()).isGreaterThan(derivations);
 
     op.secret("default-repository-password", Map.of("password", password));
-    RunningOperatorTest.await(
+    Await.until(
         "the restored Secret seen",
         () -> op.reconcileRepository("default"),
         r -> r.getStatus().phase == RepositoryPhase.READY);

@@ -21,6 +21,7 @@ import dev.stele.operator.store.StoreFactory;
 import dev.stele.s3.BucketConfig;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.MutableClock;
+import dev.stele.testing.RefusingBlobStore;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;

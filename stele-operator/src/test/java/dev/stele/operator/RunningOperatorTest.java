@@ -11,6 +11,7 @@ import dev.stele.k8s.api.DeletionPolicy;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.kube.Settings;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
@@ -24,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -42,7 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @EnableKubernetesMockClient(crud = true)
 class RunningOperatorTest {
-  static final Duration TIMEOUT = Duration.ofSeconds(30);
   static KubernetesClient client;
 
   @TempDir Path base;
@@ -70,33 +69,15 @@ class RunningOperatorTest {
         Map.of("cloud", "[default]\naws_access_key_id=AK\naws_secret_access_key=SK\n"));
   }
 
-  static <T> T await(String what, Supplier<T> probe, java.util.function.Predicate<T> done) {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    T last = null;
-    while (System.nanoTime() < deadline) {
-      last = probe.get();
-      if (last != null && done.test(last)) {
-        return last;
-      }
-      try {
-        Thread.sleep(50);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new AssertionError(e);
-      }
-    }
-    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
-  }
-
   BackupStorageLocation awaitLocation(String name, LocationPhase phase) {
-    return await(
+    return Await.until(
         name + " " + phase,
         () -> op.bsl(name),
         b -> b.getStatus() != null && b.getStatus().phase == phase);
   }
 
   BackupStorageLocationRepository awaitRepository(String name, RepositoryPhase phase) {
-    return await(
+    return Await.until(
         name + " " + phase,
         () -> op.bslr(name),
         r -> r.getStatus() != null && r.getStatus().phase == phase);
@@ -194,7 +175,7 @@ class RunningOperatorTest {
         .inNamespace(NS)
         .withName("team-a")
         .delete();
-    await("team-a gone", () -> op.bslr("team-a") == null ? "gone" : null, s -> true);
+    Await.until("team-a gone", () -> op.bslr("team-a") == null ? "gone" : null, s -> true);
     assertThat(files(teamDir)).isZero();
     assertThat(op.eventReasons("team-a")).contains("RepositoryDeleted");
     assertThat(base.resolve("bucket/velero/repositories/default/stele.format")).exists();
@@ -211,7 +192,7 @@ class RunningOperatorTest {
     op.bsl("often", often);
     assertThat(awaitLocation("often", LocationPhase.UNAVAILABLE).getStatus().message)
         .contains("often");
-    await(
+    Await.until(
         "Unavailable events",
         () -> op.eventReasons("unknown").contains("Unavailable") ? op.eventReasons("often") : null,
         e -> e.contains("Unavailable"));

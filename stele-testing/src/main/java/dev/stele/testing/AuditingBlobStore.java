@@ -3,7 +3,8 @@ package dev.stele.testing;
 import dev.stele.blob.BlobExistsException;
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
-import dev.stele.blob.Capabilities;
+import dev.stele.blob.BlobVersion;
+import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.time.Clock;
@@ -28,11 +29,14 @@ import java.util.stream.Collectors;
  * Retention is tracked only from what passes through this store (creates and extensions); blobs
  * that existed before it wrapped the delegate are not known to be retained.
  *
+ * <p>A point-in-time view ({@link #asOf}) of an audited store is audited too, into the same record
+ * and under the same phase.
+ *
  * <p>Concurrency: safe for many threads. Calls are numbered when they start; {@link #calls()}
  * returns them in that order. The phase is read once per call, so a phase change races with calls
  * already in flight.
  */
-public final class AuditingBlobStore implements BlobStore {
+public final class AuditingBlobStore extends ForwardingBlobStore {
 
   /**
    * One call as the store saw it.
@@ -82,33 +86,45 @@ public final class AuditingBlobStore implements BlobStore {
     T call() throws IOException;
   }
 
-  private final BlobStore delegate;
-  private final Clock clock;
-  private final AtomicLong sequence = new AtomicLong();
-  private final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
-  private volatile String phase = "unspecified";
+  /** What a store and its views record into. */
+  private static final class Log {
+    final Clock clock;
+    final AtomicLong sequence = new AtomicLong();
+    final ConcurrentLinkedQueue<Call> calls = new ConcurrentLinkedQueue<>();
+    volatile String phase = "unspecified";
+
+    Log(Clock clock) {
+      this.clock = Objects.requireNonNull(clock, "clock");
+    }
+  }
+
+  private final Log log;
 
   /**
    * @param clock stamps each call, and is the clock retention is judged by in {@link
    *     #assertNoDeleteOfRetained()}: give it the clock the delegate uses
    */
   public AuditingBlobStore(BlobStore delegate, Clock clock) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
-    this.clock = Objects.requireNonNull(clock, "clock");
+    this(delegate, new Log(clock));
+  }
+
+  private AuditingBlobStore(BlobStore delegate, Log log) {
+    super(Objects.requireNonNull(delegate, "delegate"));
+    this.log = log;
   }
 
   /** Labels the calls that start from now on, for example "backup" or "maintenance". */
   public void setPhase(String phase) {
-    this.phase = Objects.requireNonNull(phase, "phase");
+    log.phase = Objects.requireNonNull(phase, "phase");
   }
 
   public String phase() {
-    return phase;
+    return log.phase;
   }
 
   /** Every call so far, in the order they started. */
   public List<Call> calls() {
-    List<Call> sorted = new ArrayList<>(calls);
+    List<Call> sorted = new ArrayList<>(log.calls);
     sorted.sort(Comparator.comparingLong(Call::sequence));
     return sorted;
   }
@@ -195,9 +211,9 @@ public final class AuditingBlobStore implements BlobStore {
 
   private <T> T audit(BlobOperation operation, String name, Retention retention, IoCall<T> call)
       throws IOException {
-    long number = sequence.incrementAndGet();
-    Instant time = clock.instant();
-    String label = phase;
+    long number = log.sequence.incrementAndGet();
+    Instant time = log.clock.instant();
+    String label = log.phase;
     String thread = Thread.currentThread().getName();
     try {
       T result = call.call();
@@ -205,10 +221,11 @@ public final class AuditingBlobStore implements BlobStore {
           operation == BlobOperation.EXTEND_RETENTION && result instanceof Retention inForce
               ? inForce
               : retention;
-      calls.add(new Call(number, label, operation, name, recorded, thread, null, time));
+      log.calls.add(new Call(number, label, operation, name, recorded, thread, null, time));
       return result;
     } catch (IOException | RuntimeException | Error e) {
-      calls.add(new Call(number, label, operation, name, retention, thread, e.getClass(), time));
+      log.calls.add(
+          new Call(number, label, operation, name, retention, thread, e.getClass(), time));
       throw e;
     }
   }
@@ -220,29 +237,29 @@ public final class AuditingBlobStore implements BlobStore {
         name,
         retention,
         () -> {
-          delegate.create(name, data, retention);
+          delegate().create(name, data, retention);
           return null;
         });
   }
 
   @Override
   public byte[] read(String name) throws IOException {
-    return audit(BlobOperation.READ, name, null, () -> delegate.read(name));
+    return audit(BlobOperation.READ, name, null, () -> delegate().read(name));
   }
 
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
-    return audit(BlobOperation.READ, name, null, () -> delegate.read(name, offset, length));
+    return audit(BlobOperation.READ, name, null, () -> delegate().read(name, offset, length));
   }
 
   @Override
   public List<BlobInfo> list(String prefix) throws IOException {
-    return audit(BlobOperation.LIST, prefix, null, () -> delegate.list(prefix));
+    return audit(BlobOperation.LIST, prefix, null, () -> delegate().list(prefix));
   }
 
   @Override
   public BlobInfo stat(String name) throws IOException {
-    return audit(BlobOperation.STAT, name, null, () -> delegate.stat(name));
+    return audit(BlobOperation.STAT, name, null, () -> delegate().stat(name));
   }
 
   @Override
@@ -252,14 +269,14 @@ public final class AuditingBlobStore implements BlobStore {
         name,
         null,
         () -> {
-          delegate.delete(name);
+          delegate().delete(name);
           return null;
         });
   }
 
   @Override
   public Retention retention(String name) throws IOException {
-    return audit(BlobOperation.RETENTION, name, null, () -> delegate.retention(name));
+    return audit(BlobOperation.RETENTION, name, null, () -> delegate().retention(name));
   }
 
   @Override
@@ -269,21 +286,36 @@ public final class AuditingBlobStore implements BlobStore {
         BlobOperation.EXTEND_RETENTION,
         name,
         Retention.of(mode, until),
-        () -> delegate.extendRetention(name, mode, until));
+        () -> delegate().extendRetention(name, mode, until));
   }
 
   @Override
-  public Capabilities capabilities() {
-    return delegate.capabilities();
+  public BlobStore asOf(Instant instant) {
+    return new AuditingBlobStore(delegate().asOf(instant), log);
+  }
+
+  @Override
+  public List<BlobVersion> versions(String name) throws IOException {
+    return audit(BlobOperation.VERSIONS, name, null, () -> delegate().versions(name));
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId) throws IOException {
+    return audit(BlobOperation.READ, name, null, () -> delegate().readVersion(name, versionId));
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId, long offset, int length)
+      throws IOException {
+    return audit(
+        BlobOperation.READ,
+        name,
+        null,
+        () -> delegate().readVersion(name, versionId, offset, length));
   }
 
   @Override
   public String describe() {
-    return "audited " + delegate.describe();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
+    return "audited " + delegate().describe();
   }
 }

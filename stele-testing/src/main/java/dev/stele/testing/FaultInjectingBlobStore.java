@@ -2,7 +2,8 @@ package dev.stele.testing;
 
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
-import dev.stele.blob.Capabilities;
+import dev.stele.blob.BlobVersion;
+import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.time.Instant;
@@ -30,13 +31,14 @@ import java.util.Random;
  * fresh decorator, the way a new process would.
  *
  * <p>All injected failures are {@link InjectedFaultException}s. Failures of the delegate itself
- * pass through unchanged.
+ * pass through unchanged. A point-in-time view ({@link #asOf}) of a faulty store fails the same
+ * way, drawing from the same dice and crashing with it.
  *
  * <p>Concurrency: safe for many threads. Decisions are drawn from one seeded {@link Random} under a
  * lock, so a single-threaded test is exactly reproducible; with several threads the order of draws,
  * and so which call fails, depends on scheduling.
  */
-public final class FaultInjectingBlobStore implements BlobStore {
+public final class FaultInjectingBlobStore extends ForwardingBlobStore {
   private enum Fault {
     NONE,
     BEFORE,
@@ -47,30 +49,43 @@ public final class FaultInjectingBlobStore implements BlobStore {
     T call() throws IOException;
   }
 
-  private final BlobStore delegate;
-  private final Random random;
-  private final Map<BlobOperation, double[]> rates = new EnumMap<>(BlobOperation.class);
-  private int crashAt;
-  private boolean crashLands;
-  private int mutations;
-  private boolean crashed;
-  private int injected;
+  /** The faults armed and the decisions drawn, shared by a store and its views. */
+  private static final class Dice {
+    final Random random;
+    final Map<BlobOperation, double[]> rates = new EnumMap<>(BlobOperation.class);
+    int crashAt;
+    boolean crashLands;
+    int mutations;
+    boolean crashed;
+    int injected;
+
+    Dice(long seed) {
+      random = new Random(seed);
+    }
+  }
+
+  private final Dice dice;
 
   public FaultInjectingBlobStore(BlobStore delegate, long seed) {
-    this.delegate = Objects.requireNonNull(delegate, "delegate");
-    this.random = new Random(seed);
+    this(delegate, new Dice(seed));
+  }
+
+  private FaultInjectingBlobStore(BlobStore delegate, Dice dice) {
+    super(Objects.requireNonNull(delegate, "delegate"));
+    this.dice = dice;
   }
 
   /**
    * Sets how often {@code operation} fails: with probability {@code before} without reaching the
    * delegate, with probability {@code after} after it succeeded there. Their sum is at most 1.
    */
-  public synchronized FaultInjectingBlobStore failures(
-      BlobOperation operation, double before, double after) {
+  public FaultInjectingBlobStore failures(BlobOperation operation, double before, double after) {
     if (before < 0 || after < 0 || before + after > 1) {
       throw new IllegalArgumentException("probabilities out of range: " + before + ", " + after);
     }
-    rates.put(operation, new double[] {before, after});
+    synchronized (dice) {
+      dice.rates.put(operation, new double[] {before, after});
+    }
     return this;
   }
 
@@ -79,42 +94,50 @@ public final class FaultInjectingBlobStore implements BlobStore {
    * having reached the delegate only if {@code lastLands}, and every later call throws without
    * reaching it.
    */
-  public synchronized FaultInjectingBlobStore crashAfterMutations(int n, boolean lastLands) {
+  public FaultInjectingBlobStore crashAfterMutations(int n, boolean lastLands) {
     if (n < 1) {
       throw new IllegalArgumentException("n must be at least 1: " + n);
     }
-    crashAt = n;
-    crashLands = lastLands;
-    mutations = 0;
+    synchronized (dice) {
+      dice.crashAt = n;
+      dice.crashLands = lastLands;
+      dice.mutations = 0;
+    }
     return this;
   }
 
   /** True once the simulated process has crashed. */
-  public synchronized boolean crashed() {
-    return crashed;
+  public boolean crashed() {
+    synchronized (dice) {
+      return dice.crashed;
+    }
   }
 
   /** How many failures were injected so far, crash included. */
-  public synchronized int injectedFaults() {
-    return injected;
+  public int injectedFaults() {
+    synchronized (dice) {
+      return dice.injected;
+    }
   }
 
-  private synchronized Fault decide(BlobOperation operation) {
-    Fault fault = Fault.NONE;
-    if (crashed) {
-      fault = Fault.BEFORE;
-    } else if (operation.mutates() && crashAt > 0 && ++mutations == crashAt) {
-      crashed = true;
-      fault = crashLands ? Fault.AFTER : Fault.BEFORE;
-    } else if (rates.containsKey(operation)) {
-      double[] rate = rates.get(operation);
-      double draw = random.nextDouble();
-      fault = draw < rate[0] ? Fault.BEFORE : draw < rate[0] + rate[1] ? Fault.AFTER : Fault.NONE;
+  private Fault decide(BlobOperation operation) {
+    synchronized (dice) {
+      Fault fault = Fault.NONE;
+      if (dice.crashed) {
+        fault = Fault.BEFORE;
+      } else if (operation.mutates() && dice.crashAt > 0 && ++dice.mutations == dice.crashAt) {
+        dice.crashed = true;
+        fault = dice.crashLands ? Fault.AFTER : Fault.BEFORE;
+      } else if (dice.rates.containsKey(operation)) {
+        double[] rate = dice.rates.get(operation);
+        double draw = dice.random.nextDouble();
+        fault = draw < rate[0] ? Fault.BEFORE : draw < rate[0] + rate[1] ? Fault.AFTER : Fault.NONE;
+      }
+      if (fault != Fault.NONE) {
+        dice.injected++;
+      }
+      return fault;
     }
-    if (fault != Fault.NONE) {
-      injected++;
-    }
-    return fault;
   }
 
   private <T> T call(BlobOperation operation, String name, IoCall<T> call) throws IOException {
@@ -135,29 +158,29 @@ public final class FaultInjectingBlobStore implements BlobStore {
         BlobOperation.CREATE,
         name,
         () -> {
-          delegate.create(name, data, retention);
+          delegate().create(name, data, retention);
           return null;
         });
   }
 
   @Override
   public byte[] read(String name) throws IOException {
-    return call(BlobOperation.READ, name, () -> delegate.read(name));
+    return call(BlobOperation.READ, name, () -> delegate().read(name));
   }
 
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
-    return call(BlobOperation.READ, name, () -> delegate.read(name, offset, length));
+    return call(BlobOperation.READ, name, () -> delegate().read(name, offset, length));
   }
 
   @Override
   public List<BlobInfo> list(String prefix) throws IOException {
-    return call(BlobOperation.LIST, prefix, () -> delegate.list(prefix));
+    return call(BlobOperation.LIST, prefix, () -> delegate().list(prefix));
   }
 
   @Override
   public BlobInfo stat(String name) throws IOException {
-    return call(BlobOperation.STAT, name, () -> delegate.stat(name));
+    return call(BlobOperation.STAT, name, () -> delegate().stat(name));
   }
 
   @Override
@@ -166,35 +189,47 @@ public final class FaultInjectingBlobStore implements BlobStore {
         BlobOperation.DELETE,
         name,
         () -> {
-          delegate.delete(name);
+          delegate().delete(name);
           return null;
         });
   }
 
   @Override
   public Retention retention(String name) throws IOException {
-    return call(BlobOperation.RETENTION, name, () -> delegate.retention(name));
+    return call(BlobOperation.RETENTION, name, () -> delegate().retention(name));
   }
 
   @Override
   public Retention extendRetention(String name, Retention.Mode mode, Instant until)
       throws IOException {
     return call(
-        BlobOperation.EXTEND_RETENTION, name, () -> delegate.extendRetention(name, mode, until));
+        BlobOperation.EXTEND_RETENTION, name, () -> delegate().extendRetention(name, mode, until));
   }
 
   @Override
-  public Capabilities capabilities() {
-    return delegate.capabilities();
+  public BlobStore asOf(Instant instant) {
+    return new FaultInjectingBlobStore(delegate().asOf(instant), dice);
+  }
+
+  @Override
+  public List<BlobVersion> versions(String name) throws IOException {
+    return call(BlobOperation.VERSIONS, name, () -> delegate().versions(name));
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId) throws IOException {
+    return call(BlobOperation.READ, name, () -> delegate().readVersion(name, versionId));
+  }
+
+  @Override
+  public byte[] readVersion(String name, String versionId, long offset, int length)
+      throws IOException {
+    return call(
+        BlobOperation.READ, name, () -> delegate().readVersion(name, versionId, offset, length));
   }
 
   @Override
   public String describe() {
-    return "faulty " + delegate.describe();
-  }
-
-  @Override
-  public void close() throws IOException {
-    delegate.close();
+    return "faulty " + delegate().describe();
   }
 }

@@ -6,9 +6,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stele.blob.BlobInfo;
-import dev.stele.blob.BlobStore;
-import dev.stele.blob.ForwardingBlobStore;
-import dev.stele.blob.Retention;
 import dev.stele.maintenance.Maintenance;
 import dev.stele.maintenance.Repair;
 import dev.stele.maintenance.Verify;
@@ -19,13 +16,13 @@ import dev.stele.snapshot.FileBackup;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
+import dev.stele.testing.RefusingBlobStore;
 import dev.stele.testing.TreeAssert;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,32 +47,6 @@ class AbandonedPacksTest {
     big = new RandomTree(2).files(40).maxFileSize(256 << 10).writeTo(tmp.resolve("big"));
   }
 
-  /** Refuses creates whose name starts with {@code prefix} after {@code allowed} of them. */
-  private static final class Refusing extends ForwardingBlobStore {
-    final String prefix;
-    final int allowed;
-    final boolean lands;
-    final AtomicInteger seen = new AtomicInteger();
-
-    Refusing(BlobStore delegate, String prefix, int allowed, boolean lands) {
-      super(delegate);
-      this.prefix = prefix;
-      this.allowed = allowed;
-      this.lands = lands;
-    }
-
-    @Override
-    public void create(String name, byte[] data, Retention retention) throws IOException {
-      if (name.startsWith(prefix) && seen.incrementAndGet() > allowed) {
-        if (lands) {
-          super.create(name, data, retention);
-        }
-        throw new IOException(name + ": No space left on device");
-      }
-      super.create(name, data, retention);
-    }
-  }
-
   private List<String> packs() throws IOException {
     List<String> names = new ArrayList<>();
     for (BlobInfo info : store.list("packs/")) {
@@ -87,7 +58,8 @@ class AbandonedPacksTest {
   @Test
   void packsOfABackupThatFailedBeforeItsIndexAreDeletedByTheNextRunAtOnce() throws IOException {
     List<String> before = packs();
-    Repository failing = TestRepositories.open(new Refusing(store, "packs/", 3, false), clock);
+    Repository failing =
+        TestRepositories.open(new RefusingBlobStore(store, "packs/", 3, false), clock);
     assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
     List<String> orphans = packs();
     orphans.removeAll(before);
@@ -111,7 +83,8 @@ class AbandonedPacksTest {
 
   @Test
   void repairLeavesAFailedBackupsPacksToMaintenance() throws IOException {
-    Repository failing = TestRepositories.open(new Refusing(store, "packs/", 3, false), clock);
+    Repository failing =
+        TestRepositories.open(new RefusingBlobStore(store, "packs/", 3, false), clock);
     assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
 
     Repair.Result repair = new Repair(TestRepositories.open(store, clock)).run();
@@ -124,7 +97,8 @@ class AbandonedPacksTest {
   @Test
   void packsWhoseIndexBlobWriteWasAttemptedWaitForTheWindows() throws IOException {
     List<String> before = packs();
-    Repository failing = TestRepositories.open(new Refusing(store, "index/", 0, true), clock);
+    Repository failing =
+        TestRepositories.open(new RefusingBlobStore(store, "index/", 0, true), clock);
     assertThatThrownBy(() -> backup(failing, big)).hasMessageContaining("No space left");
     List<String> written = packs();
     written.removeAll(before);

@@ -5,10 +5,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stele.blob.BlobExistsException;
 import dev.stele.blob.BlobRetainedException;
+import dev.stele.blob.BlobStore;
 import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
 import java.io.IOException;
 import java.time.Duration;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class AuditingBlobStoreTest {
@@ -97,5 +99,43 @@ class AuditingBlobStoreTest {
     assertThatThrownBy(() -> audited.assertDeletesOnlyIn("maintenance"))
         .isInstanceOf(AssertionError.class)
         .hasMessageContaining("[backup] DELETE tmp");
+  }
+
+  @Test
+  void aPointInTimeViewIsAuditedIntoTheSameRecord() throws IOException {
+    AuditingBlobStore versioned =
+        new AuditingBlobStore(new VersionedInMemoryBlobStore(clock), clock);
+    versioned.setPhase("backup");
+    versioned.create("a", new byte[] {1}, Retention.NONE);
+    String version = versioned.versions("a").get(0).versionId();
+    clock.advance(Duration.ofSeconds(1));
+    versioned.setPhase("restore");
+    BlobStore view = versioned.asOf(clock.instant());
+    view.read("a");
+    view.readVersion("a", version, 0, 1);
+
+    assertThat(view.describe()).startsWith("audited ");
+    assertThat(versioned.calls())
+        .extracting(c -> c.operation() + " " + c.name() + " " + c.phase())
+        .containsExactly(
+            "CREATE a backup", "VERSIONS a backup", "READ a restore", "READ a restore");
+  }
+
+  /** The basic contract holds through the auditor. */
+  @Nested
+  class Contract extends BlobStoreContractTest {
+    @Override
+    protected BlobStore newStore(MutableClock clock) {
+      return new AuditingBlobStore(new InMemoryBlobStore(clock), clock);
+    }
+  }
+
+  /** So does the versioned contract, views included. */
+  @Nested
+  class VersionedContract extends VersionedWrapperContractTest {
+    @Override
+    protected BlobStore wrap(BlobStore delegate, MutableClock clock) {
+      return new AuditingBlobStore(delegate, clock);
+    }
   }
 }

@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stele.blob.BlobNotFoundException;
+import dev.stele.blob.BlobStore;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
 class FaultInjectingBlobStoreTest {
@@ -95,5 +97,45 @@ class FaultInjectingBlobStoreTest {
     assertThatThrownBy(() -> faulty.create("one", new byte[] {1}, Retention.NONE))
         .isInstanceOf(InjectedFaultException.class);
     assertThat(memory.names()).isEmpty();
+  }
+
+  @Test
+  void aPointInTimeViewFailsWithTheStoreAndCrashesWithIt() throws IOException {
+    MutableClock clock = new MutableClock();
+    VersionedInMemoryBlobStore versioned = new VersionedInMemoryBlobStore(clock);
+    versioned.create("a", new byte[] {1}, Retention.NONE);
+    FaultInjectingBlobStore faulty =
+        new FaultInjectingBlobStore(versioned, 1).failures(BlobOperation.READ, 1, 0);
+    BlobStore view = faulty.asOf(clock.instant());
+    assertThat(view.describe()).startsWith("faulty ");
+    assertThatThrownBy(() -> view.read("a")).isInstanceOf(InjectedFaultException.class);
+    String version = versioned.versions("a").get(0).versionId();
+    assertThatThrownBy(() -> view.readVersion("a", version))
+        .isInstanceOf(InjectedFaultException.class);
+    assertThat(faulty.injectedFaults()).isEqualTo(2);
+
+    faulty.failures(BlobOperation.READ, 0, 0).crashAfterMutations(1, false);
+    assertThatThrownBy(() -> faulty.create("b", new byte[] {2}, Retention.NONE))
+        .isInstanceOf(InjectedFaultException.class);
+    assertThatThrownBy(() -> view.versions("a")).isInstanceOf(InjectedFaultException.class);
+    assertThat(faulty.crashed()).isTrue();
+  }
+
+  /** With no faults armed, the basic contract holds through the decorator. */
+  @Nested
+  class Contract extends BlobStoreContractTest {
+    @Override
+    protected BlobStore newStore(MutableClock clock) {
+      return new FaultInjectingBlobStore(new InMemoryBlobStore(clock), 1);
+    }
+  }
+
+  /** So does the versioned contract, views included. */
+  @Nested
+  class VersionedContract extends VersionedWrapperContractTest {
+    @Override
+    protected BlobStore wrap(BlobStore delegate, MutableClock clock) {
+      return new FaultInjectingBlobStore(delegate, 1);
+    }
   }
 }

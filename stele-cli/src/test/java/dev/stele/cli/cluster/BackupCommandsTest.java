@@ -20,9 +20,11 @@ import dev.stele.k8s.api.PodVolumeBackupSpec;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.RunPhase;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -443,16 +445,17 @@ class BackupCommandsTest {
 
   @Test
   void waitReturnsWhenTheOperatorFinishesTheBackup() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     CompletableFuture<Cli.Run> run =
         CompletableFuture.supplyAsync(
-            () -> k8s.run("backup", "create", "waited", "--wait", "--wait-interval", "20ms"));
+            () -> k8s.run(out, "backup", "create", "waited", "--wait", "--wait-interval", "20ms"));
     Backup b = awaitCreated("waited");
-    Thread.sleep(100);
+    ClusterFixture.awaitLine(out, "  New");
     assertThat(run).isNotDone();
     b.setStatus(ClusterFixture.status(RunPhase.IN_PROGRESS));
     b.getStatus().message = "collecting resources";
     b = k8s.updateStatus(b);
-    Thread.sleep(100);
+    ClusterFixture.awaitLine(out, "  InProgress: collecting resources");
     assertThat(run).isNotDone();
     b.getStatus().phase = RunPhase.COMPLETED;
     b.getStatus().message = "7 items";
@@ -511,16 +514,8 @@ class BackupCommandsTest {
         .containsExactly("stele: backup gone was deleted while waiting for it");
   }
 
-  private Backup awaitCreated(String name) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (System.nanoTime() < deadline) {
-      Backup b = k8s.get(Backup.class, name);
-      if (b != null) {
-        return b;
-      }
-      Thread.sleep(10);
-    }
-    throw new AssertionError("backup " + name + " was not created");
+  private Backup awaitCreated(String name) {
+    return Await.until("backup " + name + " created", () -> k8s.get(Backup.class, name), b -> true);
   }
 
   private void volume(

@@ -10,10 +10,12 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.RunPhase;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -124,12 +126,30 @@ final class ClusterFixture {
     }
   }
 
+  /**
+   * Waits until a command running meanwhile has printed {@code line} into {@code out}: the sign
+   * that it has looked, before a test checks that it still waits.
+   */
+  static void awaitLine(ByteArrayOutputStream out, String line) {
+    Await.until(
+        "the line '" + line + "'",
+        () -> out.toString(StandardCharsets.UTF_8),
+        o -> o.lines().anyMatch(line::equals));
+  }
+
   /** {@code stele args… --kubeconfig FILE}. */
   Cli.Run run(String... args) {
+    return run(new ByteArrayOutputStream(), args);
+  }
+
+  /**
+   * {@code stele args… --kubeconfig FILE}, its standard output readable in {@code out} meanwhile.
+   */
+  Cli.Run run(ByteArrayOutputStream out, String... args) {
     List<String> all = new ArrayList<>(List.of(args));
     all.add("--kubeconfig");
     all.add(kubeconfig.toString());
-    return cli.run(all.toArray(String[]::new));
+    return cli.run(out, all.toArray(String[]::new));
   }
 
   <T extends HasMetadata> T get(Class<T> type, String name) {

@@ -18,6 +18,7 @@ import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
 import io.fabric8.kubernetes.api.model.Container;
@@ -61,7 +62,8 @@ class ContainerEndToEndIT {
   private static final Path CHECKOUT = Path.of("").toAbsolutePath().getParent();
   private static final String ID = UUID.randomUUID().toString().substring(0, 8);
   private static final String IMAGE = "localhost/stele:e2e-" + ID;
-  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+
+  private static final Await.Policy WAIT = Await.atMost(Duration.ofSeconds(120));
   private static final String NS = "stele";
   private static final int STELE_UID = 10001;
 
@@ -213,17 +215,17 @@ class ContainerEndToEndIT {
                 .toList(),
             withPort(agentSpec.getArgs(), "--health-port", healthPort));
 
-    await("the operator ready", () -> status(metricsPort, "/readyz") == 200);
-    await("the node agent ready", () -> status(healthPort, "/readyz") == 200);
-    await("the Lease held", () -> ("stele-operator-" + ID).equals(holder()));
-    await(
+    WAIT.until("the operator ready", () -> status(metricsPort, "/readyz") == 200);
+    WAIT.until("the node agent ready", () -> status(healthPort, "/readyz") == 200);
+    WAIT.until("the Lease held", () -> ("stele-operator-" + ID).equals(holder()));
+    WAIT.until(
         "location Available",
         () -> {
           var b = client.resources(BackupStorageLocation.class).inNamespace(NS).withName("default");
           return b.get().getStatus() != null
               && b.get().getStatus().phase == LocationPhase.AVAILABLE;
         });
-    await(
+    WAIT.until(
         "repository Ready",
         () -> {
           var r =
@@ -250,7 +252,7 @@ class ContainerEndToEndIT {
     backup.getSpec().includedNamespaces = List.of("app");
     client.resource(backup).create();
     Backup done =
-        await(
+        WAIT.until(
             "nightly finished",
             () -> client.resources(Backup.class).inNamespace(NS).withName("nightly").get(),
             b ->
@@ -268,7 +270,7 @@ class ContainerEndToEndIT {
     client.resource(restore).create();
     // The kubelet's part: the restored pod is scheduled to node-1 and gets its volume directory.
     Pod copy =
-        await(
+        WAIT.until(
             "the restored pod",
             () -> client.pods().inNamespace("app-copy").withName("web").get(),
             p -> true);
@@ -287,7 +289,7 @@ class ContainerEndToEndIT {
                 });
     Path restored = volume(pods, copy);
     Restore finished =
-        await(
+        WAIT.until(
             "restore finished",
             () -> client.resources(Restore.class).inNamespace(NS).withName("copy").get(),
             r ->
@@ -447,32 +449,6 @@ class ContainerEndToEndIT {
   private static void chown(Path path, int uid) throws Exception {
     Result r = run(tmp, Duration.ofMinutes(1), "chown", "-R", uid + ":" + uid, path.toString());
     assertThat(r.exitCode()).as(r.err()).isZero();
-  }
-
-  interface Check {
-    boolean ok() throws Exception;
-  }
-
-  private static void await(String what, Check check) throws Exception {
-    await(what, () -> check.ok() ? Boolean.TRUE : null, b -> true);
-  }
-
-  interface Probe<T> {
-    T get() throws Exception;
-  }
-
-  private static <T> T await(String what, Probe<T> probe, java.util.function.Predicate<T> done)
-      throws Exception {
-    long deadline = System.nanoTime() + TIMEOUT.toNanos();
-    T last = null;
-    while (System.nanoTime() < deadline) {
-      last = probe.get();
-      if (last != null && done.test(last)) {
-        return last;
-      }
-      Thread.sleep(200);
-    }
-    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
   }
 
   private static String tail(String s, int lines) {

@@ -19,6 +19,7 @@ import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.SteleOperator;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.DefaultStoreFactory;
+import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -37,8 +38,6 @@ import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
-import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -57,19 +56,6 @@ class NodeAgentCommandTest {
   static KubernetesClient client;
 
   @TempDir Path dir;
-
-  static <T> T await(String what, Supplier<T> probe, Function<T, Boolean> done) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    T last = null;
-    while (System.nanoTime() < deadline) {
-      last = probe.get();
-      if (last != null && done.apply(last)) {
-        return last;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("timed out waiting for " + what + "; last seen: " + last);
-  }
 
   Pod pod(String name, String node) {
     return client
@@ -140,7 +126,7 @@ class NodeAgentCommandTest {
     try (KubernetesClient own =
             new KubernetesClientBuilder().withConfig(client.getConfiguration()).build();
         SteleOperator operator = SteleOperator.start(own, settings, -1, false, NS)) {
-      await(
+      Await.until(
           "repository Ready",
           () ->
               client
@@ -169,7 +155,7 @@ class NodeAgentCommandTest {
             "0");
     try {
       String first =
-          await(
+          Await.until(
                   "the agent to start",
                   () -> stdout().lines().filter(l -> l.startsWith("stele node-agent")).findFirst(),
                   l -> l.isPresent() || !process.isAlive())
@@ -197,7 +183,7 @@ class NodeAgentCommandTest {
             }
           };
       assertThat(probe.apply("/healthz")).isEqualTo(200);
-      await("the agent ready", () -> probe.apply("/readyz"), code -> code == 200);
+      Await.until("the agent ready", () -> probe.apply("/readyz"), code -> code == 200);
       System.err.printf(
           "NodeAgentCommandTest: running after %d ms%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -215,7 +201,7 @@ class NodeAgentCommandTest {
       client.resource(pvb).create();
       long t0 = System.nanoTime();
       PodVolumeStatus backedUp =
-          await(
+          Await.until(
                   "PodVolumeBackup Completed",
                   () ->
                       client
@@ -271,7 +257,7 @@ class NodeAgentCommandTest {
           .isEqualTo(
               target + ": restored from snapshot " + backedUp.snapshotID.substring(0, 8) + "\n");
       assertThat(
-              await(
+              Await.until(
                       "PodVolumeRestore Completed",
                       () ->
                           client

@@ -10,6 +10,7 @@ import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -19,6 +20,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,10 @@ class OperatorCommandTest {
   KubernetesClient client;
 
   @TempDir Path dir;
+
+  /** Starting a JVM and an operator takes a while on a loaded machine; stderr says why not. */
+  private final Await.Policy patiently =
+      Await.atMost(Duration.ofSeconds(60)).showing(() -> "stderr: " + stderr());
 
   @BeforeEach
   void start() {
@@ -68,7 +74,16 @@ class OperatorCommandTest {
             "--log-format",
             "json");
     try {
-      String first = awaitStdout("stele operator running", 60);
+      String first =
+          patiently.until(
+              "stdout to say the operator runs",
+              () ->
+                  stdout()
+                      .lines()
+                      .filter(l -> l.startsWith("stele operator running"))
+                      .findFirst()
+                      .orElse(null),
+              l -> true);
       assertThat(first)
           .as("stdout: %s; stderr: %s", stdout(), stderr())
           .startsWith("stele operator running against " + client.getMasterUrl())
@@ -81,8 +96,8 @@ class OperatorCommandTest {
       int port = Integer.parseInt(m.group(1));
       assertThat(first).endsWith("reconciling while it holds the Lease stele-operator");
       assertThat(get(port, "/healthz").statusCode()).isEqualTo(200);
-      await("ready", () -> get(port, "/readyz").statusCode() == 200);
-      await("the Lease held by operator-a", () -> "operator-a".equals(holder()));
+      patiently.until("ready", () -> get(port, "/readyz").statusCode() == 200);
+      patiently.until("the Lease held by operator-a", () -> "operator-a".equals(holder()));
 
       // A location in the watched namespace is validated by the process.
       Files.createDirectories(dir.resolve("bucket"));
@@ -95,18 +110,21 @@ class OperatorCommandTest {
       bsl.setMetadata(new ObjectMetaBuilder().withName("default").withNamespace("stele").build());
       bsl.setSpec(spec);
       client.resource(bsl).create();
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      LocationPhase phase = null;
-      while (System.nanoTime() < deadline && phase != LocationPhase.AVAILABLE) {
-        var got =
-            client.resources(BackupStorageLocation.class).inNamespace("stele").withName("default");
-        phase = got.get().getStatus() == null ? null : got.get().getStatus().phase;
-        Thread.sleep(100);
-      }
-      assertThat(phase).as("phase; stderr: %s", stderr()).isEqualTo(LocationPhase.AVAILABLE);
+      patiently.until(
+          "the location Available",
+          () -> {
+            var got =
+                client
+                    .resources(BackupStorageLocation.class)
+                    .inNamespace("stele")
+                    .withName("default")
+                    .get();
+            return got.getStatus() == null ? null : got.getStatus().phase;
+          },
+          phase -> phase == LocationPhase.AVAILABLE);
 
       // Its repository too: finalizer and status go through server-side apply.
-      await(
+      patiently.until(
           "repository Ready",
           () -> {
             var r =
@@ -172,31 +190,6 @@ class OperatorCommandTest {
         .send(
             HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
             HttpResponse.BodyHandlers.ofString());
-  }
-
-  interface Check {
-    boolean ok() throws Exception;
-  }
-
-  private void await(String what, Check check) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    while (!check.ok()) {
-      assertThat(System.nanoTime()).as("%s; stderr: %s", what, stderr()).isLessThan(deadline);
-      Thread.sleep(100);
-    }
-  }
-
-  /** The first line of stdout that starts with {@code prefix}, waiting up to {@code seconds}. */
-  private String awaitStdout(String prefix, int seconds) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-    while (System.nanoTime() < deadline) {
-      var line = stdout().lines().filter(l -> l.startsWith(prefix)).findFirst();
-      if (line.isPresent()) {
-        return line.get();
-      }
-      Thread.sleep(100);
-    }
-    return null;
   }
 
   private String stdout() {

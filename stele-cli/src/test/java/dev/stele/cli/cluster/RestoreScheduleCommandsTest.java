@@ -19,9 +19,11 @@ import dev.stele.k8s.api.Schedule;
 import dev.stele.k8s.api.SchedulePhase;
 import dev.stele.k8s.api.ScheduleSpec;
 import dev.stele.k8s.api.ScheduleStatus;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -201,10 +203,12 @@ class RestoreScheduleCommandsTest {
   @Test
   void restoreWaitEndsWithTheRestoresPhase() throws Exception {
     k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
     CompletableFuture<Cli.Run> run =
         CompletableFuture.supplyAsync(
             () ->
                 k8s.run(
+                    out,
                     "restore",
                     "create",
                     "r1",
@@ -213,14 +217,8 @@ class RestoreScheduleCommandsTest {
                     "--wait",
                     "--wait-interval",
                     "20ms"));
-    Restore r = null;
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    while (r == null && System.nanoTime() < deadline) {
-      r = k8s.get(Restore.class, "r1");
-      Thread.sleep(10);
-    }
-    assertThat(r).isNotNull();
-    Thread.sleep(100);
+    Restore r = Await.until("restore r1 created", () -> k8s.get(Restore.class, "r1"), x -> true);
+    ClusterFixture.awaitLine(out, "  New");
     assertThat(run).isNotDone();
     RestoreStatus s = new RestoreStatus();
     s.phase = RunPhase.PARTIALLY_FAILED;

@@ -2,60 +2,76 @@ package dev.stele.operator.nodeagent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.testing.Await;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 
 class ProgressTickerTest {
-  static void await(BooleanSupplier done) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-    while (!done.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("timed out").isLessThan(deadline);
-      Thread.sleep(2);
+  private static final Duration TICK = Duration.ofMillis(2);
+
+  /**
+   * Runs a ticker of its own until it has ticked {@code times} times: the sign that a ticker which
+   * should have been silent meanwhile had its chance to tick.
+   */
+  static void letATickerTick(int times) {
+    AtomicInteger ticks = new AtomicInteger();
+    try (ProgressTicker witness =
+        new ProgressTicker("witness", TICK, ticks::incrementAndGet, d -> {})) {
+      Await.until("a running ticker to tick " + times + " times", () -> ticks.get() >= times);
     }
   }
 
   @Test
-  void reportsEachNewValueOnceRetriesAFailedReportAndStopsWhenClosed() throws Exception {
+  void reportsEachNewValueOnceRetriesAFailedReportAndStopsWhenClosed() {
     AtomicLong done = new AtomicLong(10);
+    AtomicInteger reads = new AtomicInteger();
     List<Long> reported = new CopyOnWriteArrayList<>();
     AtomicBoolean refuseNext = new AtomicBoolean();
     try (ProgressTicker ticker =
         new ProgressTicker(
             "test",
-            Duration.ofMillis(2),
-            done::get,
+            TICK,
+            () -> {
+              reads.incrementAndGet();
+              return done.get();
+            },
             d -> {
               if (refuseNext.getAndSet(false)) {
                 throw new IllegalStateException("API server unavailable (test)");
               }
               reported.add(d);
             })) {
-      await(() -> reported.contains(10L));
-      Thread.sleep(30);
+      Await.until("10 reported", () -> reported.contains(10L));
+      int seen = reads.get();
+      Await.until("three more ticks", () -> reads.get() >= seen + 3);
       assertThat(reported).containsExactly(10L);
       refuseNext.set(true);
       done.set(20);
-      await(() -> reported.contains(20L));
+      Await.until("20 reported", () -> reported.contains(20L));
       assertThat(refuseNext).isFalse();
       assertThat(reported).containsExactly(10L, 20L);
     }
+    int closed = reads.get();
     done.set(30);
-    Thread.sleep(30);
+    letATickerTick(3);
+    assertThat(reads).hasValue(closed);
     assertThat(reported).containsExactly(10L, 20L);
   }
 
   @Test
-  void aZeroIntervalReportsNothing() throws Exception {
+  void aZeroIntervalReportsNothing() {
+    AtomicInteger reads = new AtomicInteger();
     List<Long> reported = new CopyOnWriteArrayList<>();
     try (ProgressTicker ticker =
-        new ProgressTicker("none", Duration.ZERO, () -> 1, reported::add)) {
-      Thread.sleep(20);
+        new ProgressTicker("none", Duration.ZERO, reads::incrementAndGet, reported::add)) {
+      letATickerTick(3);
     }
+    assertThat(reads).hasValue(0);
     assertThat(reported).isEmpty();
   }
 }

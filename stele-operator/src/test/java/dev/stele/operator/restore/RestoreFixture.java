@@ -3,8 +3,6 @@ package dev.stele.operator.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.stele.blob.BlobStore;
-import dev.stele.blob.ForwardingBlobStore;
-import dev.stele.blob.Retention;
 import dev.stele.crypto.KdfParams;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
@@ -30,6 +28,7 @@ import dev.stele.s3.BucketConfig;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.MutableClock;
+import dev.stele.testing.RefusingBlobStore;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -84,7 +83,9 @@ final class RestoreFixture {
                 place.url(path),
                 k -> {
                   try {
-                    var audit = new AuditingBlobStore(refusing(real.open(place, path)), clock);
+                    var audit =
+                        new AuditingBlobStore(
+                            new RefusingBlobStore(real.open(place, path), () -> refuse), clock);
                     audits.add(audit);
                     return audit;
                   } catch (IOException e) {
@@ -109,19 +110,6 @@ final class RestoreFixture {
         .reconcile(get(BackupStorageLocationRepository.class, "default"), null);
     assertThat(get(BackupStorageLocationRepository.class, "default").getStatus().phase)
         .isEqualTo(RepositoryPhase.READY);
-  }
-
-  private BlobStore refusing(BlobStore store) {
-    return new ForwardingBlobStore(store) {
-      @Override
-      public void create(String name, byte[] data, Retention retention) throws IOException {
-        String prefix = refuse;
-        if (prefix != null && name.startsWith(prefix)) {
-          throw new IOException("storage refused to create " + name + " (test)");
-        }
-        super.create(name, data, retention);
-      }
-    };
   }
 
   static KdfParams cheapKdf() {
