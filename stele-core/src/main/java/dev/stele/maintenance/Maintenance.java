@@ -377,7 +377,7 @@ public final class Maintenance {
         RetentionNeeds.compute(repo, index, reach, live, Set.copyOf(deleted), going);
     Retention.Mode mode = repo.format().retentionMode();
     List<String> extended = new ArrayList<>();
-    for (RetentionNeeds.Shortfall s : RetentionNeeds.shortfalls(repo, needed)) {
+    for (RetentionAudit.Shortfall s : RetentionNeeds.shortfalls(repo, needed)) {
       store.extendRetention(s.blob(), mode, s.needed().plus(EXTENSION_SLACK));
       extended.add(s.blob());
     }

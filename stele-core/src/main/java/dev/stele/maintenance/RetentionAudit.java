@@ -74,10 +74,7 @@ public final class RetentionAudit {
     problems.addAll(reach.problems());
     Map<String, Instant> needed =
         RetentionNeeds.compute(repo, index, reach, live, Set.of(), index.markedPacks());
-    List<Shortfall> shortfalls = new ArrayList<>();
-    for (RetentionNeeds.Shortfall s : RetentionNeeds.shortfalls(repo, needed)) {
-      shortfalls.add(new Shortfall(s.blob(), s.current(), s.needed()));
-    }
+    List<Shortfall> shortfalls = RetentionNeeds.shortfalls(repo, needed);
     return new Result(true, needed.size(), List.copyOf(shortfalls), List.copyOf(problems));
   }
 }

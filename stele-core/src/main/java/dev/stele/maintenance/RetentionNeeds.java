@@ -36,18 +36,6 @@ import java.util.TreeMap;
 final class RetentionNeeds {
   private RetentionNeeds() {}
 
-  /** A blob whose retention falls short of what it needs. */
-  record Shortfall(String blob, Retention current, Instant needed) {
-    @Override
-    public String toString() {
-      return blob
-          + " is retained "
-          + (current.isNone() ? "not at all" : "until " + current.until())
-          + " but needed until "
-          + needed;
-    }
-  }
-
   /**
    * Needed retention by blob name.
    *
@@ -108,9 +96,9 @@ final class RetentionNeeds {
   }
 
   /** The blobs among {@code needed} whose retention in force falls short; missing ones skipped. */
-  static List<Shortfall> shortfalls(Repository repo, Map<String, Instant> needed)
+  static List<RetentionAudit.Shortfall> shortfalls(Repository repo, Map<String, Instant> needed)
       throws IOException {
-    List<Shortfall> shortfalls = new ArrayList<>();
+    List<RetentionAudit.Shortfall> shortfalls = new ArrayList<>();
     for (var n : needed.entrySet()) {
       Retention current;
       try {
@@ -119,7 +107,7 @@ final class RetentionNeeds {
         continue; // verify reports missing blobs
       }
       if (!current.lastsUntil(n.getValue())) {
-        shortfalls.add(new Shortfall(n.getKey(), current, n.getValue()));
+        shortfalls.add(new RetentionAudit.Shortfall(n.getKey(), current, n.getValue()));
       }
     }
     return shortfalls;

@@ -17,9 +17,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.S3Object;
@@ -142,23 +145,38 @@ public final class S3BlobStore implements BlobStore {
       }
       return new byte[0];
     }
+    return readRange(name, b -> b.key(key), offset, length, e -> S3Errors.blob(name, e));
+  }
+
+  /**
+   * Reads {@code length} bytes at {@code offset} of the object that {@code request} names ({@code
+   * what} in messages): a range past the end, or a short answer, is an {@link EOFException}; any
+   * other failure is what {@code failure} makes of it.
+   */
+  private byte[] readRange(
+      String what,
+      Consumer<GetObjectRequest.Builder> request,
+      long offset,
+      int length,
+      Function<SdkException, IOException> failure)
+      throws IOException {
+    String range = "bytes=" + offset + "-" + (offset + length - 1);
     byte[] bytes;
     try {
-      String range = "bytes=" + offset + "-" + (offset + length - 1);
       bytes =
           clients
               .reads
-              .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key).range(range))
+              .getObjectAsBytes(b -> request.accept(b.bucket(location.bucket()).range(range)))
               .asByteArrayUnsafe();
     } catch (SdkException e) {
       if (S3Errors.status(e) == 416) {
-        throw new EOFException(name + ": offset " + offset + " is past the end");
+        throw new EOFException(what + ": offset " + offset + " is past the end");
       }
-      throw S3Errors.blob(name, e);
+      throw failure.apply(e);
     }
     if (bytes.length != length) {
       throw new EOFException(
-          name + ": asked for " + length + " bytes at " + offset + ", got " + bytes.length);
+          what + ": asked for " + length + " bytes at " + offset + ", got " + bytes.length);
     }
     return bytes;
   }
@@ -396,26 +414,12 @@ public final class S3BlobStore implements BlobStore {
       }
       return new byte[0];
     }
-    byte[] bytes;
-    try {
-      String range = "bytes=" + offset + "-" + (offset + length - 1);
-      bytes =
-          clients
-              .reads
-              .getObjectAsBytes(
-                  b -> b.bucket(location.bucket()).key(key).versionId(versionId).range(range))
-              .asByteArrayUnsafe();
-    } catch (SdkException e) {
-      if (S3Errors.status(e) == 416) {
-        throw new EOFException(name + " version " + versionId + ": offset " + offset + " past end");
-      }
-      throw versionFailure(name, versionId, e);
-    }
-    if (bytes.length != length) {
-      throw new EOFException(
-          name + " version " + versionId + ": asked for " + length + " bytes at " + offset);
-    }
-    return bytes;
+    return readRange(
+        name + " version " + versionId,
+        b -> b.key(key).versionId(versionId),
+        offset,
+        length,
+        e -> versionFailure(name, versionId, e));
   }
 
   /** A delete marker answers 405, an unknown version 404 or 400: all "no such version". */

@@ -1,0 +1,36 @@
+/**
+ * The engine: the blob store SPI and filesystem store, the repository, snapshots of directory trees
+ * and maintenance. It knows nothing of S3, Kubernetes or the command line.
+ *
+ * <p>Every package is exported: the other modules use the SPI ({@code blob}), the repository
+ * ({@code repo}), snapshots and maintenance, and the repository's creation parameters name a KDF
+ * ({@code crypto}) and a chunker ({@code chunk}). Jackson maps the JSON blobs' records, so the
+ * packages that hold them are open to it alone.
+ */
+@SuppressWarnings("requires-automatic") // JNA names itself only in its manifest
+module dev.stele.core {
+  requires transitive com.fasterxml.jackson.databind; // Json.MAPPER
+  requires com.fasterxml.jackson.datatype.jsr310;
+  requires com.github.luben.zstd_jni;
+  requires com.sun.jna;
+  requires org.bouncycastle.provider;
+  requires org.slf4j;
+
+  exports dev.stele.blob;
+  exports dev.stele.chunk;
+  exports dev.stele.crypto;
+  exports dev.stele.maintenance;
+  exports dev.stele.repo;
+  exports dev.stele.snapshot;
+
+  opens dev.stele.chunk to
+      com.fasterxml.jackson.databind;
+  opens dev.stele.crypto to
+      com.fasterxml.jackson.databind;
+  opens dev.stele.maintenance to
+      com.fasterxml.jackson.databind;
+  opens dev.stele.repo to
+      com.fasterxml.jackson.databind;
+  opens dev.stele.snapshot to
+      com.fasterxml.jackson.databind;
+}

@@ -1,0 +1,33 @@
+/**
+ * The Kubernetes operator and the node agent: reconcilers of the {@code stele.dev} resources on
+ * java-operator-sdk and fabric8, over stele-core's repositories.
+ *
+ * <p>Exports only what the command line starts the processes with and the few helpers it shares;
+ * everything else stays inside. Open, because java-operator-sdk, fabric8 and Jackson reflect on the
+ * reconcilers and on the records written as JSON, wherever they live.
+ */
+// fabric8, java-operator-sdk, Micrometer and cron-utils have no module descriptors.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
+open module dev.stele.operator {
+  requires transitive dev.stele.core;
+  requires transitive dev.stele.k8s.api;
+  requires transitive dev.stele.s3;
+  requires transitive kubernetes.client.api;
+  requires transitive kubernetes.model.core;
+  requires transitive operator.framework.core;
+  requires kubernetes.model.coordination;
+  requires com.cronutils;
+  requires com.fasterxml.jackson.databind;
+  requires java.net.http;
+  requires transitive jdk.httpserver; // kube.HealthEndpoints
+  requires transitive micrometer.core; // kube.OperatorMetrics
+  requires micrometer.registry.prometheus;
+  requires org.slf4j;
+
+  exports dev.stele.operator;
+  exports dev.stele.operator.backup;
+  exports dev.stele.operator.kube;
+  exports dev.stele.operator.nodeagent;
+  exports dev.stele.operator.repository;
+  exports dev.stele.operator.store;
+}

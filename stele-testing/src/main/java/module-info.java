@@ -1,0 +1,14 @@
+/**
+ * Test support for every module's tests: the blob store contract tests, in-memory and wrapping
+ * stores, a clock tests can move, directory fixtures, and the architecture rules. Main code never
+ * requires it.
+ */
+@SuppressWarnings("requires-transitive-automatic") // ArchUnit names itself in its manifest
+module dev.stele.testing {
+  requires transitive dev.stele.core;
+  requires transitive org.junit.jupiter.api;
+  requires transitive org.assertj.core;
+  requires transitive com.tngtech.archunit;
+
+  exports dev.stele.testing;
+}
