@@ -39,7 +39,7 @@ public final class BucketInspector {
     } catch (AwsServiceException e) {
       // ObjectLockConfigurationNotFoundError (404) on a bucket without lock; servers that do not
       // implement object lock answer 400, 404 or 501. Any of them means: nothing is enforced.
-      if (e.statusCode() == 403 || e.statusCode() >= 500 && e.statusCode() != 501) {
+      if (e.statusCode() == 403 || (e.statusCode() >= 500 && e.statusCode() != 501)) {
         throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
       }
       lock = null;

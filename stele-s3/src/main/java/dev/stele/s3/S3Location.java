@@ -72,7 +72,8 @@ public record S3Location(
     S3Location location = new S3Location(bucket, path, null, null, false, null, null, null, null);
     String query = uri.getRawQuery();
     if (query != null && !query.isEmpty()) {
-      for (String pair : query.split("&")) {
+      // Limit 0 drops trailing empty strings: a trailing "&" is ignored.
+      for (String pair : query.split("&", 0)) {
         int eq = pair.indexOf('=');
         String key = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
         String value = eq < 0 ? "true" : decode(pair.substring(eq + 1));

@@ -58,7 +58,7 @@ class ContainerEndToEndIT {
   private static final Path CHECKOUT = Path.of("").toAbsolutePath().getParent();
   private static final String ID = UUID.randomUUID().toString().substring(0, 8);
   private static final String IMAGE = "localhost/stele:e2e-" + ID;
-  private static final Duration TIMEOUT = Duration.ofSeconds(120);
+  private static final Duration TIMEOUT = Duration.ofMinutes(2);
   private static final String NS = "stele";
   private static final int STELE_UID = 10001;
 

@@ -134,7 +134,7 @@ public final class ApiServer implements Closeable {
     server.destroy();
   }
 
-  private final class Dispatcher extends KubernetesCrudDispatcher {
+  private static final class Dispatcher extends KubernetesCrudDispatcher {
     /** The configuration last applied, by object path (status separately) and field manager. */
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
@@ -304,8 +304,7 @@ public final class ApiServer implements Closeable {
       return patch;
     }
     ObjectNode out = target instanceof ObjectNode t ? t.deepCopy() : JSON.createObjectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> fields = p.fields(); fields.hasNext(); ) {
-      var f = fields.next();
+    for (Map.Entry<String, JsonNode> f : p.properties()) {
       if (f.getValue().isNull()) {
         out.remove(f.getKey());
       } else {
@@ -341,7 +340,7 @@ public final class ApiServer implements Closeable {
     int q = path.indexOf('?');
     Map<String, String> params = new LinkedHashMap<>();
     if (q >= 0) {
-      for (String pair : path.substring(q + 1).split("&")) {
+      for (String pair : path.substring(q + 1).split("&", -1)) {
         int eq = pair.indexOf('=');
         params.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
       }

@@ -76,7 +76,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   private static final Logger LOG = LoggerFactory.getLogger(BackupReconciler.class);
 
   /** Default {@code spec.ttl}, Velero's. */
-  static final Duration DEFAULT_TTL = Duration.ofHours(720);
+  static final Duration DEFAULT_TTL = Duration.ofDays(30);
 
   public static final String RESTARTED =
       "operator restarted during backup; nothing was written that makes it exist";
@@ -159,7 +159,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
       note(backup, why);
       return settings.recheck();
     }
-    return start(backup, spec, bslr, ttl);
+    return start(backup, bslr, ttl);
   }
 
   private static boolean synced(Backup backup) {
@@ -168,8 +168,7 @@ public final class BackupReconciler implements Reconciler<Backup> {
   }
 
   /** Collects the resources, writes them as a part, and asks for the volumes. */
-  private Duration start(
-      Backup backup, BackupSpec spec, BackupStorageLocationRepository bslr, Duration ttl) {
+  private Duration start(Backup backup, BackupStorageLocationRepository bslr, Duration ttl) {
     BackupStatus status = backup.getStatus();
     Instant started = settings.clock().instant();
     status.phase = IN_PROGRESS;

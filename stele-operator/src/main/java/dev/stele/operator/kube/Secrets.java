@@ -45,7 +45,7 @@ public final class Secrets {
     Map<String, String> values = new HashMap<>();
     String section = "default";
     boolean sawSection = false;
-    for (String raw : file.split("\\R")) {
+    for (String raw : file.split("\\R", -1)) {
       String line = raw.strip();
       if (line.isEmpty() || line.startsWith("#") || line.startsWith(";")) {
         continue;

@@ -31,16 +31,17 @@ final class LocationCheck {
       return new Verdict(null, "objectLock.minimumRetention: " + e.getMessage());
     }
     switch (mode) {
-      case "None":
+      case "None" -> {
         return new Verdict(Lock.NONE, null);
-      case "Detect":
+      }
+      case "Detect" -> {
         if (b.defaultMode() == Retention.Mode.NONE) {
           return new Verdict(Lock.NONE, null);
         }
         Duration period = minimum.isZero() ? b.defaultPeriod() : minimum;
         return new Verdict(new Lock(b.defaultMode(), period), null);
-      case "Governance":
-      case "Compliance":
+      }
+      case "Governance", "Compliance" -> {
         Retention.Mode wanted = Retention.Mode.valueOf(mode.toUpperCase(Locale.ROOT));
         if (minimum.isZero()) {
           if (b.defaultMode() == Retention.Mode.NONE) {
@@ -74,10 +75,12 @@ final class LocationCheck {
           }
         }
         return new Verdict(new Lock(wanted, minimum), null);
-      default:
+      }
+      default -> {
         return new Verdict(
             null,
             "objectLock.mode " + mode + " is not one of Detect, None, Governance, Compliance");
+      }
     }
   }
 

@@ -19,6 +19,7 @@ class ProgressTickerTest {
     }
   }
 
+  @SuppressWarnings("try") // the ticker runs until closed
   @Test
   void reportsEachNewValueOnceRetriesAFailedReportAndStopsWhenClosed() throws Exception {
     AtomicLong done = new AtomicLong(10);
@@ -49,6 +50,7 @@ class ProgressTickerTest {
     assertThat(reported).containsExactly(10L, 20L);
   }
 
+  @SuppressWarnings("try") // the ticker runs until closed
   @Test
   void aZeroIntervalReportsNothing() throws Exception {
     List<Long> reported = new CopyOnWriteArrayList<>();
