@@ -49,7 +49,7 @@ public final class BucketInspector {
     boolean enabled = lock != null && lock.objectLockEnabled() == ObjectLockEnabled.ENABLED;
     Retention.Mode mode = Retention.Mode.NONE;
     Duration period = Duration.ZERO;
-    if (enabled && lock.rule() != null && lock.rule().defaultRetention() != null) {
+    if (lock != null && enabled && lock.rule() != null && lock.rule().defaultRetention() != null) {
       DefaultRetention rule = lock.rule().defaultRetention();
       mode = Retention.Mode.valueOf(rule.modeAsString());
       period =

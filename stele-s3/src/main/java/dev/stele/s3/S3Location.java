@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a repository lives in S3 and how to reach it: {@code s3://bucket/prefix} plus the options
@@ -31,13 +32,13 @@ import java.util.Objects;
 public record S3Location(
     String bucket,
     String prefix,
-    URI endpoint,
-    String region,
+    @Nullable URI endpoint,
+    @Nullable String region,
     boolean pathStyle,
-    Path caCert,
-    String accessKey,
-    String secretKey,
-    String profile) {
+    @Nullable Path caCert,
+    @Nullable String accessKey,
+    @Nullable String secretKey,
+    @Nullable String profile) {
 
   public S3Location {
     Objects.requireNonNull(bucket, "bucket");

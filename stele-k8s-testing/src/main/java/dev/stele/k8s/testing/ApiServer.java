@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * fabric8's CRUD mock API server, extended with what a production client (the operator with
@@ -198,7 +199,7 @@ public final class ApiServer implements Closeable {
       return response;
     }
 
-    private MockResponse discovery(String path) {
+    private @Nullable MockResponse discovery(String path) {
       if (path.equals("/api")) {
         return json(200, SERIALIZATION.asJson(new APIVersionsBuilder().withVersions("v1").build()));
       }
@@ -282,7 +283,7 @@ public final class ApiServer implements Closeable {
    * now: every field of {@code now}, and null for each field of {@code before} that {@code now}
    * leaves out. Lists are values: replaced whole.
    */
-  private static JsonNode mergePatch(JsonNode before, JsonNode now) {
+  private static JsonNode mergePatch(@Nullable JsonNode before, JsonNode now) {
     if (!(now instanceof ObjectNode n) || !(before instanceof ObjectNode b)) {
       return now;
     }

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the reconcilers share: the clock every schedule reads, the way to storage, the key
@@ -22,7 +23,7 @@ import java.util.function.Supplier;
 public record Settings(
     Clock clock,
     StoreFactory stores,
-    Supplier<KdfParams> kdf,
+    @Nullable Supplier<KdfParams> kdf,
     Duration recheck,
     List<ResourceType> backupResources,
     Duration backupSyncPeriod,
@@ -36,7 +37,7 @@ public record Settings(
   public Settings(
       Clock clock,
       StoreFactory stores,
-      Supplier<KdfParams> kdf,
+      @Nullable Supplier<KdfParams> kdf,
       Duration recheck,
       List<ResourceType> backupResources,
       Duration backupSyncPeriod) {
@@ -50,17 +51,18 @@ public record Settings(
   public Settings(
       Clock clock,
       StoreFactory stores,
-      Supplier<KdfParams> kdf,
+      @Nullable Supplier<KdfParams> kdf,
       Duration recheck,
       List<ResourceType> backupResources) {
     this(clock, stores, kdf, recheck, backupResources, DEFAULT_BACKUP_SYNC_PERIOD);
   }
 
-  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
+  public Settings(
+      Clock clock, StoreFactory stores, @Nullable Supplier<KdfParams> kdf, Duration recheck) {
     this(clock, stores, kdf, recheck, List.of());
   }
 
-  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
+  public Settings(Clock clock, StoreFactory stores, @Nullable Supplier<KdfParams> kdf) {
     this(clock, stores, kdf, DEFAULT_RECHECK);
   }
 
