@@ -9,8 +9,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The java-operator-sdk {@link Operator} that {@link SteleOperator} and the node agent run their
- * reconcilers on, set up the same way for both.
+ * The java-operator-sdk {@link Operator} that {@link dev.stele.operator.SteleOperator} and the node
+ * agent run their reconcilers on, set up the same way for both.
  */
 public final class Operators {
   private Operators() {}

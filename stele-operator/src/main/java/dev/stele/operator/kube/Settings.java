@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@code backupSyncPeriod}, how often each Ready repository is searched for backups the cluster
  * lacks (1 minute, Velero's {@code backupSyncPeriod}), and {@code image}, the image of Stele's own
  * containers, which the restore-wait init container runs (the operator's own; see {@link
- * OwnImage}).
+ * dev.stele.operator.OwnImage}).
  */
 public record Settings(
     Clock clock,
