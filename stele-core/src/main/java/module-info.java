@@ -9,6 +9,7 @@
  */
 @SuppressWarnings("requires-automatic") // JNA names itself only in its manifest
 module dev.stele.core {
+  requires static transitive org.jspecify; // @Nullable in exported signatures
   requires transitive com.fasterxml.jackson.databind; // Json.MAPPER
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.github.luben.zstd_jni;

@@ -5,6 +5,7 @@
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // fabric8's jars
 open module dev.stele.k8s.api {
+  requires static transitive org.jspecify; // @Nullable in exported signatures
   requires transitive com.fasterxml.jackson.annotation;
   requires transitive kubernetes.client.api;
   requires transitive kubernetes.model.common;

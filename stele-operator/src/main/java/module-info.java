@@ -9,6 +9,7 @@
 // fabric8, java-operator-sdk, Micrometer and cron-utils have no module descriptors.
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 open module dev.stele.operator {
+  requires static transitive org.jspecify; // @Nullable in exported signatures
   requires transitive dev.stele.core;
   requires transitive dev.stele.k8s.api;
   requires transitive dev.stele.s3;

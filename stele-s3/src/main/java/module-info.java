@@ -2,6 +2,7 @@
 // The AWS SDK's jars name themselves only in their manifests; "s3" is the store's name.
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic", "module"})
 module dev.stele.s3 {
+  requires static transitive org.jspecify; // @Nullable in exported signatures
   requires transitive dev.stele.core;
   requires org.slf4j;
   requires software.amazon.awssdk.auth;

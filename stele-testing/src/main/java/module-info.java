@@ -3,7 +3,8 @@
  * stores, a clock tests can move, directory fixtures, and the architecture rules. Main code never
  * requires it.
  */
-@SuppressWarnings("requires-transitive-automatic") // ArchUnit names itself in its manifest
+// ArchUnit and AssertJ name themselves in their manifests; they have no descriptor.
+@SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 module dev.stele.testing {
   requires transitive dev.stele.core;
   requires transitive org.junit.jupiter.api;

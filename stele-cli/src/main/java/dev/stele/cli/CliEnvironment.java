@@ -48,14 +48,19 @@ public final class CliEnvironment {
     this.variables = variables;
     this.stdout = stdout;
     this.stderr = stderr;
-    this.out = new PrintWriter(new PrintStream(stdout, true, StandardCharsets.UTF_8), true);
-    this.err = new PrintWriter(new PrintStream(stderr, true, StandardCharsets.UTF_8), true);
+    this.out =
+        new PrintWriter(
+            new PrintStream(stdout, true, StandardCharsets.UTF_8), true, StandardCharsets.UTF_8);
+    this.err =
+        new PrintWriter(
+            new PrintStream(stderr, true, StandardCharsets.UTF_8), true, StandardCharsets.UTF_8);
     this.terminal = terminal;
     this.clock = clock;
   }
 
   /** The real process: {@code System.getenv}, {@code System.out/err}, {@code System.console()}. */
   public static CliEnvironment system() {
+    @SuppressWarnings("SystemConsoleNull") // on Java 17 null is how a missing terminal is told
     Console console = System.console();
     Terminal terminal =
         console == null

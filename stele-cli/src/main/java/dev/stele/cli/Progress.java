@@ -40,7 +40,9 @@ final class Progress implements AutoCloseable {
                 t.setDaemon(true);
                 return t;
               });
-      ticker.scheduleAtFixedRate(this::draw, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
+      var unused =
+          ticker.scheduleAtFixedRate(
+              this::draw, PERIOD_MILLIS, PERIOD_MILLIS, TimeUnit.MILLISECONDS);
     } else {
       ticker = null;
     }

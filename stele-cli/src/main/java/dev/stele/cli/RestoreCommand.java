@@ -55,6 +55,7 @@ final class RestoreCommand extends SteleCommand {
   @Option(names = "--threads", hidden = true, description = "Writer threads.")
   int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
 
+  @SuppressWarnings("try") // the progress line is cleared before the summary, then closed again
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();

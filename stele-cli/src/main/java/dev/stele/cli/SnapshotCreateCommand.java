@@ -63,6 +63,7 @@ final class SnapshotCreateCommand extends SteleCommand {
   @Option(names = "--threads", hidden = true, description = "Reader and sealer threads, each.")
   int threads;
 
+  @SuppressWarnings("try") // the size scan runs beside the backup until closed
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();

@@ -38,15 +38,14 @@ final class TrainingCommand extends SteleCommand {
     try {
       Files.writeString(
           kubeconfig,
-          String.join(
-              "\n",
-              "apiVersion: v1",
-              "kind: Config",
-              "clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]",
-              "users: [{name: u, user: {token: training}}]",
-              "contexts: [{name: c, context: {cluster: c, user: u}}]",
-              "current-context: c",
-              ""));
+          """
+          apiVersion: v1
+          kind: Config
+          clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]
+          users: [{name: u, user: {token: training}}]
+          contexts: [{name: c, context: {cluster: c, user: u}}]
+          current-context: c
+          """);
       // fails: nothing listens on port 1
       Main.run(env(), "backup", "get", "--kubeconfig", kubeconfig.toString());
     } finally {

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -25,8 +26,8 @@ final class TreeComparison {
   /** The differences between {@code expected} and {@code actual}; empty if they match. */
   static List<String> compare(Path expected, Path actual) throws IOException {
     List<String> differences = new ArrayList<>();
-    TreeSet<Path> names = relativeEntries(expected);
-    TreeSet<Path> actualNames = relativeEntries(actual);
+    SortedSet<Path> names = relativeEntries(expected);
+    SortedSet<Path> actualNames = relativeEntries(actual);
     for (Path extra : actualNames) {
       if (!names.contains(extra)) {
         differences.add(extra + ": not in the source");
@@ -77,7 +78,7 @@ final class TreeComparison {
     return differences;
   }
 
-  private static TreeSet<Path> relativeEntries(Path root) throws IOException {
+  private static SortedSet<Path> relativeEntries(Path root) throws IOException {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(p -> !p.equals(root))
           .map(root::relativize)

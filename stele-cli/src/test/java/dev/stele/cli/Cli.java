@@ -20,6 +20,7 @@ public final class Cli {
   public boolean terminal;
 
   /** The outcome of one run. */
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   public record Run(int exitCode, byte[] stdoutBytes, String stderr) {
     public String stdout() {
       return new String(stdoutBytes, StandardCharsets.UTF_8);

@@ -30,6 +30,9 @@ class S3CommandLineTest {
 
   @TempDir Path tmp;
 
+  @SuppressWarnings(
+      "deprecation") // ApacheHttpClient: its successor, apache5-client, is a new dependency and a
+  // change of its own
   @BeforeAll
   static void connect() {
     Rgw rgw = Rgw.shared();

@@ -108,7 +108,7 @@ public final class FilesystemBlobStore implements BlobStore {
       throw new BlobExistsException(name);
     }
     sweep.once();
-    Path parent = target.getParent();
+    Path parent = Objects.requireNonNull(target.getParent());
     boolean newDirectories = !Files.isDirectory(parent);
     createParents(name, parent);
     Path temp;
@@ -144,7 +144,9 @@ public final class FilesystemBlobStore implements BlobStore {
     try {
       Files.createDirectories(parent);
     } catch (FileSystemException e) {
-      for (Path dir = parent; dir.startsWith(root) && !dir.equals(root); dir = dir.getParent()) {
+      for (Path dir = parent;
+          dir != null && dir.startsWith(root) && !dir.equals(root);
+          dir = dir.getParent()) {
         if (Files.isRegularFile(dir, LinkOption.NOFOLLOW_LINKS)) {
           throw new IOException(name + ": " + nameOf(dir) + " is a blob, not a directory", e);
         }
@@ -295,7 +297,7 @@ public final class FilesystemBlobStore implements BlobStore {
       if (!FileSync.deleteIfExists(file)) {
         throw new BlobNotFoundException(name);
       }
-      FileSync.syncDirectory(file.getParent());
+      FileSync.syncDirectory(Objects.requireNonNull(file.getParent()));
       retentions.remove(name);
     } finally {
       lock.unlock();

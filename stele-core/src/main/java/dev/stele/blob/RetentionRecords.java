@@ -93,7 +93,7 @@ final class RetentionRecords {
     List<Entry> entries = entries(name);
     for (Entry candidate : entries) {
       for (Entry other : entries) {
-        if (other != candidate && dominates(other, candidate)) {
+        if (!other.equals(candidate) && dominates(other, candidate)) {
           Files.deleteIfExists(candidate.file());
           break;
         }
@@ -154,7 +154,7 @@ final class RetentionRecords {
   }
 
   private static Retention parse(Path file, String text) throws IOException {
-    String[] parts = text.strip().split(" ");
+    String[] parts = text.strip().split(" ", -1);
     try {
       if (parts.length == 2) {
         Retention.Mode mode = Retention.Mode.valueOf(parts[0]);

@@ -1,6 +1,7 @@
 package dev.stele.blob;
 
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The storage under a store refused it as a whole, not one blob: the location is no directory, the
@@ -32,12 +33,14 @@ public final class StorageRefusedException extends IOException {
    * @param location the directory or file the problem is about
    * @param blob the blob being written, or null if none was
    */
-  public StorageRefusedException(String location, Problem problem, String blob, IOException cause) {
+  public StorageRefusedException(
+      String location, Problem problem, @Nullable String blob, @Nullable IOException cause) {
     super(message(location, problem, blob, cause), cause);
     this.problem = problem;
   }
 
-  private static String message(String location, Problem problem, String blob, IOException cause) {
+  private static String message(
+      String location, Problem problem, @Nullable String blob, @Nullable IOException cause) {
     String what = blob == null ? "" : "cannot write " + blob;
     return switch (problem) {
       case NOT_A_DIRECTORY -> location + " " + problem.words + (blob == null ? "" : ", " + what);
@@ -46,7 +49,7 @@ public final class StorageRefusedException extends IOException {
     };
   }
 
-  private static String detail(IOException cause) {
+  private static String detail(@Nullable IOException cause) {
     return cause == null || cause.getMessage() == null ? "" : ": " + cause.getMessage();
   }
 

@@ -44,6 +44,7 @@ public final class Kdf {
     }
   }
 
+  @SuppressWarnings("ByteBufferBackingArray") // wipes the whole backing array, whatever the offset
   private static byte[] utf8(char[] password) {
     var buffer = StandardCharsets.UTF_8.encode(CharBuffer.wrap(password));
     byte[] bytes = new byte[buffer.remaining()];

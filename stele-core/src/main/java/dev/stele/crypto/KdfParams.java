@@ -12,6 +12,7 @@ import java.util.Arrays;
  * @param parallelism Argon2 lanes
  * @param salt random, 16 bytes
  */
+@SuppressWarnings("ArrayRecordComponent") // equals and hashCode below compare the salt's bytes
 public record KdfParams(
     String algorithm, int memoryKiB, int iterations, int parallelism, byte[] salt) {
 

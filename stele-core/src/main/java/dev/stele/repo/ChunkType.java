@@ -2,17 +2,26 @@ package dev.stele.repo;
 
 /** What a chunk holds: file data, or an encoded directory tree. */
 public enum ChunkType {
-  DATA,
-  TREE;
+  DATA(0),
+  TREE(1);
+
+  /** The type's byte in the index and in a chunk's associated data (docs/format.md). */
+  private final byte code;
+
+  ChunkType(int code) {
+    this.code = (byte) code;
+  }
 
   byte code() {
-    return (byte) ordinal();
+    return code;
   }
 
   static ChunkType of(byte code) {
-    if (code < 0 || code >= values().length) {
-      throw new IllegalArgumentException("unknown chunk type " + code);
+    for (ChunkType type : values()) {
+      if (type.code == code) {
+        return type;
+      }
     }
-    return values()[code];
+    throw new IllegalArgumentException("unknown chunk type " + code);
   }
 }

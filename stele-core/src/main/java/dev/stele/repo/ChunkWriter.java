@@ -138,6 +138,7 @@ public final class ChunkWriter implements Closeable {
     append(entry, sealed);
   }
 
+  @SuppressWarnings("EnumOrdinal") // a slot per type in this process's array, never stored
   private void append(PackEntry entry, byte[] sealed) throws IOException {
     Pack.Builder full = null;
     synchronized (this) {

@@ -83,5 +83,6 @@ final class Compression {
     return unframe(framed, Math.max(0, framed.length - 1), where);
   }
 
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   record Framed(byte[] bytes, int length) {}
 }

@@ -25,8 +25,10 @@ public final class KeyBlob {
   /** The key blob version this Stele writes and reads. */
   static final int VERSION = 1;
 
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   record Stored(int version, Instant created, String host, KdfParams kdf, byte[] sealed) {}
 
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   record Payload(byte[] secret, String format) {}
 
   private KeyBlob() {}

@@ -233,6 +233,7 @@ public final class FileBackup {
     };
   }
 
+  @SuppressWarnings("FutureReturnValueIgnored") // a pending Node: the caller joins it
   private Object file(Path path, FileStat stat, Node node, Node parentNode) throws IOException {
     bytes.addAndGet(stat.size());
     if (node.unchangedFrom(parentNode) && writer.reuse(parentNode.chunks())) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -307,7 +308,7 @@ public final class FileRestore {
   }
 
   /** Splits a pack's slots into ranges read with one request each. */
-  private static List<List<Slot>> ranges(TreeMap<Integer, Slot> slots) {
+  private static List<List<Slot>> ranges(SortedMap<Integer, Slot> slots) {
     List<List<Slot>> ranges = new ArrayList<>();
     List<Slot> current = new ArrayList<>();
     long start = 0;
@@ -323,7 +324,7 @@ public final class FileRestore {
         start = off;
       }
       current.add(s);
-      end = off + s.entry().length();
+      end = (long) off + s.entry().length();
     }
     if (!current.isEmpty()) {
       ranges.add(current);

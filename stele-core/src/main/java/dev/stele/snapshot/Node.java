@@ -39,18 +39,36 @@ public record Node(
     String target,
     long rdev) {
 
-  /**
-   * The kinds of entries a tree records. The ordinal is the node kind code of the tree format
-   * (docs/format.md §10): never reorder.
-   */
+  /** The kinds of entries a tree records, each with its node kind code (docs/format.md §10). */
   public enum Kind {
-    FILE,
-    DIRECTORY,
-    SYMLINK,
-    FIFO,
-    SOCKET,
-    CHAR_DEVICE,
-    BLOCK_DEVICE;
+    FILE(0),
+    DIRECTORY(1),
+    SYMLINK(2),
+    FIFO(3),
+    SOCKET(4),
+    CHAR_DEVICE(5),
+    BLOCK_DEVICE(6);
+
+    private final byte code;
+
+    Kind(int code) {
+      this.code = (byte) code;
+    }
+
+    /** The kind's byte in an encoded tree. */
+    byte code() {
+      return code;
+    }
+
+    /** The kind with byte {@code code} in an encoded tree, or null if there is none. */
+    static Kind of(byte code) {
+      for (Kind kind : values()) {
+        if (kind.code == code) {
+          return kind;
+        }
+      }
+      return null;
+    }
 
     /** True for the kinds that carry a device number. */
     public boolean isDevice() {

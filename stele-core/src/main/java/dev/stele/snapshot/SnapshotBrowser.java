@@ -114,7 +114,7 @@ public final class SnapshotBrowser {
 
   static List<String> segments(String path) {
     List<String> out = new ArrayList<>();
-    for (String s : path.split("/")) {
+    for (String s : path.split("/", -1)) {
       if (!s.isEmpty() && !s.equals(".")) {
         out.add(s);
       }

@@ -5,6 +5,7 @@ import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 
@@ -37,8 +38,8 @@ public final class SnapshotDiff {
     if (Objects.equals(left.subtree(), right.subtree())) {
       return;
     }
-    TreeMap<String, Node> before = byName(browser.tree(left));
-    TreeMap<String, Node> after = byName(browser.tree(right));
+    Map<String, Node> before = byName(browser.tree(left));
+    Map<String, Node> after = byName(browser.tree(right));
     TreeMap<String, Boolean> names = new TreeMap<>();
     before.keySet().forEach(n -> names.put(n, true));
     after.keySet().forEach(n -> names.put(n, true));
@@ -85,8 +86,8 @@ public final class SnapshotDiff {
     }
   }
 
-  private static TreeMap<String, Node> byName(Tree tree) {
-    TreeMap<String, Node> map = new TreeMap<>();
+  private static Map<String, Node> byName(Tree tree) {
+    Map<String, Node> map = new TreeMap<>();
     tree.nodes().forEach(n -> map.put(n.name(), n));
     return map;
   }

@@ -43,6 +43,7 @@ final class TargetDir implements AutoCloseable {
   private int fd = -1;
 
   /** A further name for a file restored elsewhere. */
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   record HardLink(byte[] name, String shown, OutputFile first) {}
 
   private TargetDir(TargetDir parent, byte[] name, String shown, Node node) {

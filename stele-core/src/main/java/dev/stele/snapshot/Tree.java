@@ -91,7 +91,7 @@ public record Tree(List<Node> nodes) {
     for (int i = 0; i < nodes.size(); i++) {
       Node n = nodes.get(i);
       out.putShort((short) names.get(i).length).put(names.get(i));
-      out.put((byte) n.kind().ordinal()).putInt(n.mode()).putInt(n.uid()).putInt(n.gid());
+      out.put(n.kind().code()).putInt(n.mode()).putInt(n.uid()).putInt(n.gid());
       out.putLong(n.mtimeNanos()).putLong(n.ctimeNanos()).putLong(n.device()).putLong(n.inode());
       out.putInt(n.links()).putLong(n.size());
       switch (n.kind()) {
@@ -122,11 +122,11 @@ public record Tree(List<Node> nodes) {
       for (int i = 0; i < count; i++) {
         String name = string(in);
         byte kindCode = in.get();
-        if (kindCode < 0 || kindCode >= Node.Kind.values().length) {
+        Node.Kind kind = Node.Kind.of(kindCode);
+        if (kind == null) {
           throw new CorruptBlobException(
               "tree " + id.hex(), "unknown node kind " + kindCode + " for " + name);
         }
-        Node.Kind kind = Node.Kind.values()[kindCode];
         int mode = in.getInt();
         int uid = in.getInt();
         int gid = in.getInt();

@@ -29,6 +29,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +53,13 @@ public final class SteleOperator implements Closeable {
   public static final String LEASE = "stele-operator";
 
   private final Operator operator;
-  private final HttpServer metricsServer;
+  private final @Nullable HttpServer metricsServer;
   private final Runnable releaseLease;
   private final OpenRepositories repositories;
 
   private SteleOperator(
       Operator operator,
-      HttpServer metricsServer,
+      @Nullable HttpServer metricsServer,
       Runnable releaseLease,
       OpenRepositories repositories) {
     this.operator = operator;
@@ -89,7 +90,7 @@ public final class SteleOperator implements Closeable {
       Settings settings,
       int metricsPort,
       boolean serverSideApply,
-      String namespace)
+      @Nullable String namespace)
       throws IOException {
     return start(client, settings, metricsPort, serverSideApply, namespace, null);
   }
@@ -186,8 +187,8 @@ public final class SteleOperator implements Closeable {
       Settings settings,
       int metricsPort,
       boolean serverSideApply,
-      String namespace,
-      LeaderElectionConfiguration leaderElection)
+      @Nullable String namespace,
+      @Nullable LeaderElectionConfiguration leaderElection)
       throws IOException {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     OperatorMetrics metrics = new OperatorMetrics(registry);

@@ -31,6 +31,7 @@ import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -251,7 +252,7 @@ class BackupOperatorTest {
   static Node find(Repository repo, String treeHex, String path) throws IOException {
     Id tree = Id.parse(treeHex);
     Node node = null;
-    for (String part : path.split("/")) {
+    for (String part : path.split("/", -1)) {
       Tree t = Tree.decode(tree, repo.readChunk(tree));
       node = t.find(part);
       if (node == null) {
@@ -514,7 +515,7 @@ class BackupOperatorTest {
       String tree = new SnapshotCatalog(repo).read(Id.parse(s.snapshotID)).tree();
       Node file = find(repo, tree, "volumes/app-a/db/data/pg.conf");
       assertThat(file).isNotNull();
-      assertThat(new String(repo.readChunk(file.chunks().get(0))))
+      assertThat(new String(repo.readChunk(file.chunks().get(0)), StandardCharsets.UTF_8))
           .isEqualTo("max_connections = 7\n");
       Node json = find(repo, tree, BackupDocument.FILE);
       BackupDocument doc = BackupDocument.decode(repo.readChunk(json.chunks().get(0)));
@@ -523,7 +524,7 @@ class BackupOperatorTest {
       // The part written before the volumes were waited for says nothing of the backup's phase.
       String partTree = new SnapshotCatalog(repo).read(Id.parse(s.resourcesSnapshotID)).tree();
       Node partJson = find(repo, partTree, BackupDocument.FILE);
-      assertThat(new String(repo.readChunk(partJson.chunks().get(0))))
+      assertThat(new String(repo.readChunk(partJson.chunks().get(0)), StandardCharsets.UTF_8))
           .doesNotContain("\"phase\"")
           .doesNotContain(RunPhase.IN_PROGRESS.value());
       assertThat(doc.warnings())
@@ -539,7 +540,7 @@ class BackupOperatorTest {
                     .isEqualTo(requests("full").get(0).getStatus().snapshotID);
               });
       Node log = find(repo, tree, BackupDocument.LOG);
-      assertThat(new String(repo.readChunk(log.chunks().get(0))))
+      assertThat(new String(repo.readChunk(log.chunks().get(0)), StandardCharsets.UTF_8))
           .contains("collected 9 objects")
           .contains("warning: pod app-b/pending")
           .contains("volume app-a/db/data:")

@@ -236,7 +236,7 @@ class DeletionOperatorTest {
     var status = new BackupStatus();
     status.phase = RunPhase.FAILED;
     status.repository = "default";
-    status.expiration = op.clock.instant().plus(Duration.ofHours(48)).toString();
+    status.expiration = op.clock.instant().plus(Duration.ofDays(2)).toString();
     status.message = "a volume failed before the manifest";
     b.setStatus(status);
     b = client.resource(b).updateStatus();

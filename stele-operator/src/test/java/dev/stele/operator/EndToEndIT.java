@@ -203,10 +203,10 @@ class EndToEndIT {
     restore(client, "copy", "nightly", Map.of("app1", "app1-copy", "app2", "app2-copy"));
     FakeKubelet later = new FakeKubelet(client, "node-1", base.resolve("kubelet-1"));
     Pod dbCopy = awaitPod(client, "app1-copy", "db");
-    Pod cacheCopy = awaitPod(client, "app2-copy", "cache");
+    awaitPod(client, "app2-copy", "cache");
     assertThat(dbCopy.getSpec().getInitContainers()).isNotEmpty();
     dbCopy = later.schedule("app1-copy", "db");
-    cacheCopy = later.schedule("app2-copy", "cache");
+    Pod cacheCopy = later.schedule("app2-copy", "cache");
     Restore copy =
         await("restore copy", () -> restore(client, "copy"), r -> finalPhase(r.getStatus()));
     assertThat(copy.getStatus().phase).as(copy.getStatus().message).isEqualTo(RunPhase.COMPLETED);
@@ -276,9 +276,9 @@ class EndToEndIT {
     assertThat(opB.backup("weekly")).isNull();
 
     restore(clientB, "again", "nightly", Map.of());
-    Pod dbB = awaitPod(clientB, "app1", "db");
+    awaitPod(clientB, "app1", "db");
     awaitPod(clientB, "app2", "cache");
-    dbB = kubeletB.schedule("app1", "db");
+    Pod dbB = kubeletB.schedule("app1", "db");
     Pod cacheB = kubeletB.schedule("app2", "cache");
     Restore again =
         await("restore again", () -> restore(clientB, "again"), r -> finalPhase(r.getStatus()));

@@ -229,6 +229,7 @@ public final class OperatorFixture {
   }
 
   /** Write-once rules held for every one of {@code audits}, of which there is at least one. */
+  @SuppressWarnings("exports") // the test kit is on the class path when tests run
   public static void assertWriteOnce(List<AuditingBlobStore> audits) {
     assertThat(audits).isNotEmpty();
     for (AuditingBlobStore a : audits) {

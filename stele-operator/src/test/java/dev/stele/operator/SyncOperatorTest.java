@@ -230,7 +230,7 @@ class SyncOperatorTest {
     BackupSpec spec = Lifecycle.appSpec("48h");
     spec.excludedResources = List.of("secrets");
     Instant started = a.clock.instant();
-    Instant expires = started.plus(Duration.ofHours(48));
+    Instant expires = started.plus(Duration.ofDays(2));
     var doc =
         new BackupDocument(
             BackupDocument.VERSION,

@@ -39,7 +39,7 @@ final class BucketInspector {
     } catch (AwsServiceException e) {
       // ObjectLockConfigurationNotFoundError (404) on a bucket without lock; servers that do not
       // implement object lock answer 400, 404 or 501. Any of them means: nothing is enforced.
-      if (e.statusCode() == 403 || e.statusCode() >= 500 && e.statusCode() != 501) {
+      if (e.statusCode() == 403 || (e.statusCode() >= 500 && e.statusCode() != 501)) {
         throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
       }
       lock = null;
@@ -49,7 +49,7 @@ final class BucketInspector {
     boolean enabled = lock != null && lock.objectLockEnabled() == ObjectLockEnabled.ENABLED;
     Retention.Mode mode = Retention.Mode.NONE;
     Duration period = Duration.ZERO;
-    if (enabled && lock.rule() != null && lock.rule().defaultRetention() != null) {
+    if (lock != null && enabled && lock.rule() != null && lock.rule().defaultRetention() != null) {
       DefaultRetention rule = lock.rule().defaultRetention();
       mode = Retention.Mode.valueOf(rule.modeAsString());
       period =

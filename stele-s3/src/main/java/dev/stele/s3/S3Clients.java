@@ -53,6 +53,9 @@ final class S3Clients implements Closeable {
     this.http = http;
   }
 
+  @SuppressWarnings(
+      "deprecation") // ApacheHttpClient: its successor, apache5-client, is a new dependency and a
+  // change of its own
   static S3Clients connect(
       S3Location location, S3Options options, List<ExecutionInterceptor> interceptors)
       throws IOException {

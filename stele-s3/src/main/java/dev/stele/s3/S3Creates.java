@@ -14,6 +14,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.model.CompletedPart;
@@ -318,7 +319,7 @@ final class S3Creates {
   }
 
   /** The retention of one version ({@code null}: the current one); none if it has none. */
-  Retention retentionOf(String name, String key, String versionId) throws IOException {
+  Retention retentionOf(String name, String key, @Nullable String versionId) throws IOException {
     try {
       return retentionFrom(
           retries.call(
@@ -355,7 +356,7 @@ final class S3Creates {
   }
 
   /** The object's metadata, or null if there is none (or its current version is a marker). */
-  HeadObjectResponse head(String name) throws IOException {
+  @Nullable HeadObjectResponse head(String name) throws IOException {
     String key = location.key(name);
     try {
       return clients.reads.headObject(b -> b.bucket(location.bucket()).key(key));

@@ -2,6 +2,7 @@ package dev.stele.s3;
 
 import dev.stele.blob.BlobNotFoundException;
 import java.io.IOException;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 
@@ -13,7 +14,7 @@ final class S3Errors {
     return e instanceof AwsServiceException s ? s.statusCode() : 0;
   }
 
-  static String code(SdkException e) {
+  static @Nullable String code(SdkException e) {
     return e instanceof AwsServiceException s && s.awsErrorDetails() != null
         ? s.awsErrorDetails().errorCode()
         : null;

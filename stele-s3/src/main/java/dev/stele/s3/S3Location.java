@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a repository lives in S3 and how to reach it: {@code s3://bucket/prefix} plus the options
@@ -34,13 +35,13 @@ import java.util.Set;
 public record S3Location(
     String bucket,
     String prefix,
-    URI endpoint,
-    String region,
+    @Nullable URI endpoint,
+    @Nullable String region,
     boolean pathStyle,
-    Path caCert,
-    String accessKey,
-    String secretKey,
-    String profile) {
+    @Nullable Path caCert,
+    @Nullable String accessKey,
+    @Nullable String secretKey,
+    @Nullable String profile) {
 
   public S3Location {
     Objects.requireNonNull(bucket, "bucket");
@@ -75,7 +76,8 @@ public record S3Location(
     Map<String, String> options = new HashMap<>();
     String query = uri.getRawQuery();
     if (query != null && !query.isEmpty()) {
-      for (String pair : query.split("&")) {
+      // Limit 0 drops trailing empty strings: a trailing "&" is ignored.
+      for (String pair : query.split("&", 0)) {
         int eq = pair.indexOf('=');
         String key = decode(eq < 0 ? pair : pair.substring(0, eq)).toLowerCase(Locale.ROOT);
         if (!URL_OPTIONS.contains(key)) {

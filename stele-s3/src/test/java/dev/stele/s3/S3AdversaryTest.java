@@ -13,6 +13,7 @@ import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -87,7 +88,7 @@ class S3AdversaryTest {
             } else {
               attacker.writes.putObject(
                   b -> b.bucket(bucket).key(key),
-                  RequestBody.fromBytes(("garbage " + name).getBytes()));
+                  RequestBody.fromBytes(("garbage " + name).getBytes(StandardCharsets.UTF_8)));
               overwritten.add(name);
             }
             // The locked original cannot be deleted by id, bypass header or not.

@@ -12,6 +12,7 @@ import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ final class S3Repositories {
 
   /** A cheap KDF with a fixed salt; never use outside tests. */
   static KdfParams cheapKdf() {
-    return KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes());
+    return KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes(StandardCharsets.UTF_8));
   }
 
   static RepositoryInit small(Clock clock) {

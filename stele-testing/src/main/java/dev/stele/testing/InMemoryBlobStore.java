@@ -32,6 +32,7 @@ import java.util.TreeMap;
 public final class InMemoryBlobStore implements BlobStore {
   private static final Capabilities CAPABILITIES = new Capabilities(true, false, true, false);
 
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   private record Blob(byte[] data, Instant created, Retention retention) {}
 
   private final Clock clock;

@@ -151,7 +151,7 @@ public final class RandomTree {
     for (int i = 0; i < files; i++) {
       Path dir = dirs.get(random.nextInt(dirs.size()));
       Path file = FileName.resolve(dir, name("file", i));
-      writeContent(file, i);
+      writeContent(file);
       writtenFiles.add(file);
       Files.setAttribute(file, "unix:mode", pick(FILE_MODES), LinkOption.NOFOLLOW_LINKS);
       setMtime(file);
@@ -175,9 +175,9 @@ public final class RandomTree {
     return root;
   }
 
-  private void writeContent(Path file, int i) throws IOException {
+  private void writeContent(Path file) throws IOException {
     int kind = random.nextInt(10);
-    int size = sizeFor(i);
+    int size = sizeFor();
     switch (kind) {
       case 0 -> Files.write(file, new byte[0]);
       case 1 -> Files.write(file, new byte[size]); // all zero
@@ -201,7 +201,7 @@ public final class RandomTree {
     }
   }
 
-  private int sizeFor(int i) {
+  private int sizeFor() {
     // Mostly small files, some up to the maximum; a few with sizes around chunk boundaries.
     return switch (random.nextInt(4)) {
       case 0 -> random.nextInt(Math.min(maxFileSize, 100) + 1);
@@ -391,7 +391,7 @@ public final class RandomTree {
       if (p.waitFor() != 0) {
         return -1;
       }
-      String[] parts = out.split(" ");
+      String[] parts = out.split(" ", -1);
       return Long.parseLong(parts[0]) * Long.parseLong(parts[1]);
     } catch (IOException | NumberFormatException e) {
       return -1;

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -99,7 +100,7 @@ public final class Rgw {
     }
     int monPort = freePort();
     int s3Port = freePort();
-    String access = "STELETEST" + Long.toHexString(System.nanoTime()).toUpperCase();
+    String access = "STELETEST" + Long.toHexString(System.nanoTime()).toUpperCase(Locale.ROOT);
     String secret = "stele-test-secret-" + Long.toHexString(System.nanoTime());
     Process p =
         new ProcessBuilder(
@@ -154,7 +155,7 @@ public final class Rgw {
 
   private static boolean onPath(String binary) {
     String path = System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-    for (String d : path.split(":")) {
+    for (String d : path.split(":", -1)) {
       if (Files.isExecutable(Path.of(d, binary))) {
         return true;
       }

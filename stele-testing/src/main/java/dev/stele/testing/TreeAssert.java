@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -109,8 +110,8 @@ public final class TreeAssert {
         problems.add(quote(path) + ": unexpected");
       }
     }
-    Map<String, TreeSet<String>> leftGroups = linkGroups(left);
-    Map<String, TreeSet<String>> rightGroups = linkGroups(right);
+    Map<String, SortedSet<String>> leftGroups = linkGroups(left);
+    Map<String, SortedSet<String>> rightGroups = linkGroups(right);
     for (var e : left.entrySet()) {
       String path = e.getKey();
       Entry a = e.getValue();
@@ -182,12 +183,13 @@ public final class TreeAssert {
   }
 
   /** For each file, the sorted relative paths of every file in the same tree sharing its inode. */
-  private static Map<String, TreeSet<String>> linkGroups(Map<String, Entry> entries) {
-    Map<Object, TreeSet<String>> byInode = new HashMap<>();
-    Map<String, TreeSet<String>> groups = new HashMap<>();
+  private static Map<String, SortedSet<String>> linkGroups(Map<String, Entry> entries) {
+    Map<Object, SortedSet<String>> byInode = new HashMap<>();
+    Map<String, SortedSet<String>> groups = new HashMap<>();
     for (var e : entries.entrySet()) {
       if (e.getValue().type().equals("file")) {
-        TreeSet<String> group = byInode.computeIfAbsent(e.getValue().inode(), k -> new TreeSet<>());
+        SortedSet<String> group =
+            byInode.computeIfAbsent(e.getValue().inode(), k -> new TreeSet<>());
         group.add(e.getKey());
         groups.put(e.getKey(), group);
       }

@@ -41,6 +41,7 @@ import java.util.TreeMap;
 public final class VersionedInMemoryBlobStore implements BlobStore {
   private static final Capabilities CAPABILITIES = new Capabilities(true, true, true, true);
 
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   private record Version(
       String id, byte[] data, Instant created, Retention retention, boolean marker) {
     BlobVersion describe() {

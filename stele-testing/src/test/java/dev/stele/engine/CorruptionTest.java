@@ -38,7 +38,6 @@ class CorruptionTest {
 
   private final MutableClock clock = new MutableClock();
   private final InMemoryBlobStore pristine = new InMemoryBlobStore(clock);
-  private Path first;
   private Path second;
   private FileBackup.Result kept;
 
@@ -46,10 +45,11 @@ class CorruptionTest {
   @BeforeEach
   void createRepository() throws IOException {
     Repository repo = TestRepositories.init(pristine, TestRepositories.small(clock));
-    first = new RandomTree(1).files(30).links(false).oddNames(false).writeTo(tmp.resolve("first"));
+    Path first =
+        new RandomTree(1).files(30).links(false).oddNames(false).writeTo(tmp.resolve("first"));
     second =
         new RandomTree(2).files(30).links(false).oddNames(false).writeTo(tmp.resolve("second"));
-    FileBackup.Result forgotten = backup(repo, tmp.resolve("first"));
+    FileBackup.Result forgotten = backup(repo, first);
     kept = backup(repo, second);
     new SnapshotCatalog(repo).forget(forgotten.id(), "test");
     repo.addKey("another password".toCharArray(), TestRepositories.cheapKdf());

@@ -17,6 +17,7 @@ import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
 import dev.stele.testing.VersionedInMemoryBlobStore;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -63,7 +64,7 @@ class PointInTimeTest {
     List<String> attacked = new ArrayList<>();
     for (String name : store.names()) {
       if (name.startsWith(prefix)) {
-        store.overwrite(name, ("garbage " + name).getBytes());
+        store.overwrite(name, ("garbage " + name).getBytes(StandardCharsets.UTF_8));
         attacked.add(name);
       }
     }

@@ -203,7 +203,7 @@ class RoundTripTest {
     Set<String> packs = new HashSet<>();
     packs.add(repo.index().find(Id.parse(snapshot.tree())).pack());
     StringBuilder prefix = new StringBuilder();
-    for (String segment : path.split("/")) {
+    for (String segment : path.split("/", -1)) {
       if (segment.isEmpty()) {
         continue;
       }

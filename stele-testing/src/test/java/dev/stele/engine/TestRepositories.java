@@ -19,6 +19,7 @@ import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.testing.TreeAssert;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -39,7 +40,7 @@ final class TestRepositories {
 
   /** A cheap KDF with a fixed salt; never use outside tests. */
   public static KdfParams cheapKdf() {
-    return KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes());
+    return KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes(StandardCharsets.UTF_8));
   }
 
   /** Defaults with the cheap KDF, small chunks and small packs. */

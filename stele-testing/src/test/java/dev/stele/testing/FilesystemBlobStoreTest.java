@@ -129,7 +129,9 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
     Files.createDirectories(root.resolve(".tmp"));
     Files.write(root.resolve(".tmp/half-written.tmp"), new byte[] {1, 2});
     assertThat(store.list("")).extracting(b -> b.name()).containsExactly("a");
-    assertThat(Files.list(root.resolve(".retention/a"))).hasSize(1);
+    try (Stream<Path> records = Files.list(root.resolve(".retention/a"))) {
+      assertThat(records).hasSize(1);
+    }
   }
 
   @Test
@@ -204,7 +206,9 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
     assertThat(stale).doesNotExist();
     assertThat(young).exists();
     assertThat(store.read("published")).containsExactly(1);
-    assertThat(Files.list(root.resolve(".tmp"))).containsExactly(young);
+    try (Stream<Path> temporaries = Files.list(root.resolve(".tmp"))) {
+      assertThat(temporaries).containsExactly(young);
+    }
   }
 
   @Test
@@ -287,7 +291,9 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
       assertThat(small.read("packs/kept")).containsExactly(7);
       assertThat(small.retention("packs/kept"))
           .isEqualTo(Retention.of(Mode.GOVERNANCE, inAMonth()));
-      assertThat(Files.list(mounted.resolve("repo/.tmp"))).isEmpty();
+      try (Stream<Path> temporaries = Files.list(mounted.resolve("repo/.tmp"))) {
+        assertThat(temporaries).isEmpty();
+      }
 
       disk.free();
       small.create("index/new", new byte[] {1}, retained);

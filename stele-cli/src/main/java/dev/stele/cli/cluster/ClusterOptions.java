@@ -96,7 +96,7 @@ final class ClusterOptions {
     if (variable != null
         && !variable.isBlank()
         && !Objects.equals(variable, System.getenv("KUBECONFIG"))) {
-      return new File(variable.split(File.pathSeparator)[0]);
+      return new File(variable.split(File.pathSeparator, -1)[0]);
     }
     return null;
   }

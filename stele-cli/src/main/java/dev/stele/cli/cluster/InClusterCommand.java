@@ -5,6 +5,7 @@ import ch.qos.logback.classic.Logger;
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.SteleCommand;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.Closeable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.LoggerFactory;
@@ -15,7 +16,7 @@ import org.slf4j.LoggerFactory;
  * namespace WATCH_NAMESPACE names (all when unset), says so in one line, and on SIGTERM or SIGINT
  * stops it and says so. Work cut short is resumed or redone by the next process.
  */
-abstract class InClusterCommand<S extends AutoCloseable> extends SteleCommand {
+abstract class InClusterCommand<S extends Closeable> extends SteleCommand {
   private final String name;
 
   /** {@code name}: the command's, as in {@code stele NAME running …}. */

@@ -48,7 +48,7 @@ final class Installation {
   static Installation base() {
     List<Part> parts = new ArrayList<>();
     for (String file : files()) {
-      for (String document : read(file).split("(?m)^---\\s*$")) {
+      for (String document : read(file).split("(?m)^---\\s*$", -1)) {
         if (!document.lines().allMatch(l -> l.isBlank() || l.stripLeading().startsWith("#"))) {
           parts.add(new Part(file, SERIALIZATION.unmarshal(document)));
         }

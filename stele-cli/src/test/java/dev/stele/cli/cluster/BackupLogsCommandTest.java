@@ -49,8 +49,10 @@ import org.junit.jupiter.api.io.TempDir;
 class BackupLogsCommandTest {
   private static final String PASSWORD = "repository password from the secret";
   private static final String LOG =
-      "2030-01-02T03:04:05Z collecting configmaps in app\n"
-          + "2030-01-02T03:04:06Z 7 items, 0 warnings, 0 errors\n";
+      """
+      2030-01-02T03:04:05Z collecting configmaps in app
+      2030-01-02T03:04:06Z 7 items, 0 warnings, 0 errors
+      """;
 
   KubernetesClient client;
   @TempDir Path dir;

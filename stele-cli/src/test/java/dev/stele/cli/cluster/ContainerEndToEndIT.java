@@ -63,7 +63,7 @@ class ContainerEndToEndIT {
   private static final String ID = UUID.randomUUID().toString().substring(0, 8);
   private static final String IMAGE = "localhost/stele:e2e-" + ID;
 
-  private static final Await.Policy WAIT = Await.atMost(Duration.ofSeconds(120));
+  private static final Await.Policy WAIT = Await.atMost(Duration.ofMinutes(2));
   private static final String NS = "stele";
   private static final int STELE_UID = 10001;
 

@@ -27,8 +27,8 @@ final class CrdSchema {
    * without one is itself an error.
    */
   static List<String> problems(HasMetadata resource, List<CustomResourceDefinition> crds) {
-    String group = resource.getApiVersion().split("/")[0];
-    String version = resource.getApiVersion().split("/")[1];
+    String group = resource.getApiVersion().split("/", -1)[0];
+    String version = resource.getApiVersion().split("/", -1)[1];
     for (CustomResourceDefinition crd : crds) {
       if (crd.getSpec().getGroup().equals(group)
           && crd.getSpec().getNames().getKind().equals(resource.getKind())) {
@@ -67,9 +67,7 @@ final class CrdSchema {
           problems.add(at + ": " + r + " is required");
         }
       }
-      var fields = v.fields();
-      while (fields.hasNext()) {
-        var f = fields.next();
+      for (var f : v.properties()) {
         String where = at + "." + f.getKey();
         if (at.indexOf('.') < 0 && (f.getKey().equals("apiVersion") || f.getKey().equals("kind"))) {
           continue;

@@ -373,7 +373,7 @@ class InstallCommandTest {
 
   static List<HasMetadata> parse(String yaml) {
     List<HasMetadata> objects = new ArrayList<>();
-    for (String doc : yaml.split("(?m)^---\\s*$")) {
+    for (String doc : yaml.split("(?m)^---\\s*$", -1)) {
       if (!doc.isBlank()) {
         objects.add(SERIALIZATION.unmarshal(doc));
       }

@@ -93,6 +93,7 @@ class NodeAgentCommandTest {
     return resource;
   }
 
+  @SuppressWarnings("try") // the operator serves the test until closed
   @Test
   void servesThisNodesVolumeRequestsAndStopsOnSigterm() throws Exception {
     Files.createDirectories(dir.resolve("bucket"));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link Backup} selects, and where it goes. Velero's names. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -26,7 +27,7 @@ public class BackupSpec {
   @JsonPropertyDescription(
       "Whether the Namespace objects of the selected namespaces are backed up (default true);"
           + " other cluster-scoped resources are not collected yet")
-  public Boolean includeClusterResources;
+  public @Nullable Boolean includeClusterResources;
 
   @JsonPropertyDescription("Only objects with these labels (matchLabels only)")
   public LabelSelector labelSelector;
@@ -48,5 +49,5 @@ public class BackupSpec {
       "Back up every pod volume of the selected pods, not only those the pod's"
           + " stele.dev/backup-volumes (or backup.velero.io/backup-volumes) annotation names;"
           + " stele.dev/backup-volumes-excludes opts volumes out")
-  public Boolean defaultVolumesToFsBackup;
+  public @Nullable Boolean defaultVolumesToFsBackup;
 }

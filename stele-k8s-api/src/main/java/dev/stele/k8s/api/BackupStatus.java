@@ -2,6 +2,7 @@ package dev.stele.k8s.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link Backup}'s progress and result. In flight it exists only here; the bucket receives the
@@ -19,12 +20,12 @@ public class BackupStatus {
   public String repository;
 
   @JsonPropertyDescription("Objects backed up")
-  public Integer items;
+  public @Nullable Integer items;
 
-  public Integer warnings;
+  public @Nullable Integer warnings;
 
   @JsonPropertyDescription("Objects or resource types that could not be backed up")
-  public Integer errors;
+  public @Nullable Integer errors;
 
   public String startTimestamp;
 
@@ -43,16 +44,16 @@ public class BackupStatus {
   public String resourcesSnapshotID;
 
   @JsonPropertyDescription("Pod volumes selected (one PodVolumeBackup each)")
-  public Integer volumes;
+  public @Nullable Integer volumes;
 
-  public Integer volumesCompleted;
+  public @Nullable Integer volumesCompleted;
 
-  public Integer volumesFailed;
+  public @Nullable Integer volumesFailed;
 
   @JsonPropertyDescription("The manifest blob that makes the backup exist, such as snapshots/<id>")
   public String manifest;
 
   @JsonPropertyDescription(
       "Chunks this backup added to the repository (the rest were already there)")
-  public Long chunksNew;
+  public @Nullable Long chunksNew;
 }

@@ -9,6 +9,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link BackupStorageLocationRepository} asks for. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -29,13 +30,13 @@ public class BackupStorageLocationRepositorySpec {
   @Min(1)
   @Max(22)
   @ValidationRule(value = "self == oldSelf", message = "compressionLevel is fixed at creation")
-  public Integer compressionLevel;
+  public @Nullable Integer compressionLevel;
 
   @JsonPropertyDescription("Target pack size in MiB (1-512), fixed when the repository is created")
   @Min(1)
   @Max(512)
   @ValidationRule(value = "self == oldSelf", message = "packSizeMiB is fixed at creation")
-  public Integer packSizeMiB;
+  public @Nullable Integer packSizeMiB;
 
   @JsonPropertyDescription(
       "Retain (default): deleting this resource leaves the repository in the bucket. Delete:"
@@ -61,6 +62,6 @@ public class BackupStorageLocationRepositorySpec {
     @Pattern("^([0-9]+(ms|s|m|h|d))+$")
     public String fullFrequency;
 
-    public Boolean paused;
+    public @Nullable Boolean paused;
   }
 }

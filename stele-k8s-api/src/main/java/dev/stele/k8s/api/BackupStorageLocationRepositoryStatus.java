@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** What the operator last found, and did, in a {@link BackupStorageLocationRepository}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -14,7 +15,7 @@ public class BackupStorageLocationRepositoryStatus {
 
   public String message;
 
-  public Long observedGeneration;
+  public @Nullable Long observedGeneration;
 
   @JsonPropertyDescription("The id recorded in the repository's format blob")
   public String repositoryID;
@@ -25,22 +26,22 @@ public class BackupStorageLocationRepositoryStatus {
   @JsonPropertyDescription("The retention the repository gives its blobs, such as compliance/30d")
   public String lock;
 
-  public Integer compressionLevel;
+  public @Nullable Integer compressionLevel;
 
-  public Integer packSizeMiB;
+  public @Nullable Integer packSizeMiB;
 
   @JsonPropertyDescription("Snapshots in the repository, not counting forgotten (tombstoned) ones")
-  public Integer snapshots;
+  public @Nullable Integer snapshots;
 
   @JsonPropertyDescription(
       "Snapshots forgotten (tombstoned) whose data maintenance has not reclaimed")
-  public Integer forgottenSnapshots;
+  public @Nullable Integer forgottenSnapshots;
 
   @JsonPropertyDescription("Pack blobs (the data) in the repository")
-  public Integer packs;
+  public @Nullable Integer packs;
 
   @JsonPropertyDescription("Total bytes of the pack blobs, as stored (compressed and encrypted)")
-  public Long packBytes;
+  public @Nullable Long packBytes;
 
   public String lastMaintenanceTime;
 
@@ -64,13 +65,13 @@ public class BackupStorageLocationRepositoryStatus {
     public String completeTimestamp;
 
     @JsonPropertyDescription("Blobs deleted")
-    public Integer deleted;
+    public @Nullable Integer deleted;
 
     @JsonPropertyDescription("Deletions deferred because retention has not expired")
-    public Integer deferred;
+    public @Nullable Integer deferred;
 
     @JsonPropertyDescription("Blobs whose retention was extended")
-    public Integer extended;
+    public @Nullable Integer extended;
 
     public String message;
   }

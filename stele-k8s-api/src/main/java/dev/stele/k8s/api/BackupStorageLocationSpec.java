@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.Required;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link BackupStorageLocation} asks for. Names follow Velero's. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -48,7 +49,7 @@ public class BackupStorageLocationSpec {
   @JsonPropertyDescription(
       "Create a BackupStorageLocationRepository named after this location (default true)")
   @Default("true")
-  public Boolean createDefaultRepository;
+  public @Nullable Boolean createDefaultRepository;
 
   /** The bucket and the prefix under which every repository of this location lives. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.kubernetes.api.model.Condition;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /** What the operator last found at a {@link BackupStorageLocation}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -17,12 +18,12 @@ public class BackupStorageLocationStatus {
 
   public String lastValidationTime;
 
-  public Long observedGeneration;
+  public @Nullable Long observedGeneration;
 
   @JsonPropertyDescription("The bucket's versioning: Enabled, Suspended or Off")
   public String versioning;
 
-  public Boolean objectLockEnabled;
+  public @Nullable Boolean objectLockEnabled;
 
   @JsonPropertyDescription("The bucket's default retention rule, such as compliance/30d, or none")
   public String defaultRetention;

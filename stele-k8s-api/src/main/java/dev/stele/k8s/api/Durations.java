@@ -69,7 +69,7 @@ public final class Durations {
 
   /** {@code 30d}, {@code 12h}, {@code 90s}: the shortest exact form. */
   public static String format(Duration d) {
-    long s = d.getSeconds();
+    long s = d.toSeconds();
     if (s == 0) {
       return "0s";
     }

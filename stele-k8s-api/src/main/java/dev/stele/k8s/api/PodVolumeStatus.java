@@ -2,6 +2,7 @@ package dev.stele.k8s.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import org.jspecify.annotations.Nullable;
 
 /** Progress of a {@link PodVolumeBackup} or {@link PodVolumeRestore}, written by the node agent. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -18,9 +19,9 @@ public class PodVolumeStatus {
       "The volume's snapshot: written by a backup, read by a restore (the repository's id)")
   public String snapshotID;
 
-  public Long bytesDone;
+  public @Nullable Long bytesDone;
 
-  public Long bytesTotal;
+  public @Nullable Long bytesTotal;
 
   public String startTimestamp;
 

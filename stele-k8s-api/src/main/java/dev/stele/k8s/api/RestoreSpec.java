@@ -7,6 +7,7 @@ import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** What a {@link Restore} takes from which backup, and where it puts it. Velero's names. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -26,7 +27,7 @@ public class RestoreSpec {
   public List<String> excludedResources;
 
   @JsonPropertyDescription("Whether Namespace objects are restored (default true)")
-  public Boolean includeClusterResources;
+  public @Nullable Boolean includeClusterResources;
 
   @JsonPropertyDescription("Old namespace to new namespace")
   public Map<String, String> namespaceMapping;
@@ -41,5 +42,5 @@ public class RestoreSpec {
   public String existingResourcePolicy;
 
   @JsonPropertyDescription("Whether pod volume data is restored (default true)")
-  public Boolean restorePVs;
+  public @Nullable Boolean restorePVs;
 }

@@ -2,6 +2,7 @@ package dev.stele.k8s.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import org.jspecify.annotations.Nullable;
 
 /** A {@link Restore}'s progress; its results are written to the repository once, at the end. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -13,20 +14,20 @@ public class RestoreStatus {
   public String message;
 
   @JsonPropertyDescription("Objects created or updated")
-  public Integer itemsRestored;
+  public @Nullable Integer itemsRestored;
 
   @JsonPropertyDescription("Objects that existed and were left as they were")
-  public Integer itemsSkipped;
+  public @Nullable Integer itemsSkipped;
 
-  public Integer warnings;
+  public @Nullable Integer warnings;
 
-  public Integer errors;
+  public @Nullable Integer errors;
 
-  public Integer volumes;
+  public @Nullable Integer volumes;
 
-  public Integer volumesCompleted;
+  public @Nullable Integer volumesCompleted;
 
-  public Integer volumesFailed;
+  public @Nullable Integer volumesFailed;
 
   public String startTimestamp;
 

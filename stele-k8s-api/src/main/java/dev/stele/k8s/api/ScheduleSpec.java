@@ -2,6 +2,7 @@ package dev.stele.k8s.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import org.jspecify.annotations.Nullable;
 
 /** When to back up, and what. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -15,5 +16,5 @@ public class ScheduleSpec {
   public BackupSpec template;
 
   @JsonPropertyDescription("No backups are created while true")
-  public Boolean paused;
+  public @Nullable Boolean paused;
 }

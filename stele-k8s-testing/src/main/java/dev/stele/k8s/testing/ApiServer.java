@@ -36,6 +36,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.jspecify.annotations.Nullable;
 
 /**
  * fabric8's CRUD mock API server, extended with what a production client (the operator with
@@ -134,7 +135,7 @@ public final class ApiServer implements Closeable {
     server.destroy();
   }
 
-  private final class Dispatcher extends KubernetesCrudDispatcher {
+  private static final class Dispatcher extends KubernetesCrudDispatcher {
     /** The configuration last applied, by object path (status separately) and field manager. */
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
@@ -198,7 +199,7 @@ public final class ApiServer implements Closeable {
       return response;
     }
 
-    private MockResponse discovery(String path) {
+    private @Nullable MockResponse discovery(String path) {
       if (path.equals("/api")) {
         return json(200, SERIALIZATION.asJson(new APIVersionsBuilder().withVersions("v1").build()));
       }
@@ -282,7 +283,7 @@ public final class ApiServer implements Closeable {
    * now: every field of {@code now}, and null for each field of {@code before} that {@code now}
    * leaves out. Lists are values: replaced whole.
    */
-  private static JsonNode mergePatch(JsonNode before, JsonNode now) {
+  private static JsonNode mergePatch(@Nullable JsonNode before, JsonNode now) {
     if (!(now instanceof ObjectNode n) || !(before instanceof ObjectNode b)) {
       return now;
     }
@@ -304,8 +305,7 @@ public final class ApiServer implements Closeable {
       return patch;
     }
     ObjectNode out = target instanceof ObjectNode t ? t.deepCopy() : JSON.createObjectNode();
-    for (Iterator<Map.Entry<String, JsonNode>> fields = p.fields(); fields.hasNext(); ) {
-      var f = fields.next();
+    for (Map.Entry<String, JsonNode> f : p.properties()) {
       if (f.getValue().isNull()) {
         out.remove(f.getKey());
       } else {
@@ -341,7 +341,7 @@ public final class ApiServer implements Closeable {
     int q = path.indexOf('?');
     Map<String, String> params = new LinkedHashMap<>();
     if (q >= 0) {
-      for (String pair : path.substring(q + 1).split("&")) {
+      for (String pair : path.substring(q + 1).split("&", -1)) {
         int eq = pair.indexOf('=');
         params.put(eq < 0 ? pair : pair.substring(0, eq), eq < 0 ? "" : pair.substring(eq + 1));
       }

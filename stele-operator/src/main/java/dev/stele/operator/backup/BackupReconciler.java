@@ -65,7 +65,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   private static final Logger LOG = LoggerFactory.getLogger(BackupReconciler.class);
 
   /** Default {@code spec.ttl}, Velero's. */
-  static final Duration DEFAULT_TTL = Duration.ofHours(720);
+  static final Duration DEFAULT_TTL = Duration.ofDays(30);
 
   public static final String RESTARTED =
       "operator restarted during backup; nothing was written that makes it exist";

@@ -67,7 +67,7 @@ public final class SmallSnapshot implements Closeable {
     try (SmallSnapshot snapshot = start(repo, 1, repo.clock().instant(), expires)) {
       long bytes = 0;
       for (var file : files.entrySet()) {
-        String[] parts = file.getKey().split("/");
+        String[] parts = file.getKey().split("/", -1);
         TreeBuilder dir = snapshot.root;
         for (int i = 0; i < parts.length - 1; i++) {
           dir = dir.dir(parts[i]);

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Clock;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -20,14 +21,14 @@ public final class Events {
   private final KubernetesClient client;
   private final Clock clock;
   private final String component;
-  private final String host;
+  private final @Nullable String host;
 
   public Events(KubernetesClient client, Clock clock) {
     this(client, clock, "stele-operator", null);
   }
 
   /** Events whose source is {@code component}, on {@code host} (a node's name, or null). */
-  public Events(KubernetesClient client, Clock clock, String component, String host) {
+  public Events(KubernetesClient client, Clock clock, String component, @Nullable String host) {
     this.client = client;
     this.clock = clock;
     this.component = component;

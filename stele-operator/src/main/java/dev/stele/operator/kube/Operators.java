@@ -6,10 +6,11 @@ import io.javaoperatorsdk.operator.Operator;
 import io.javaoperatorsdk.operator.api.config.LeaderElectionConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
- * The java-operator-sdk {@link Operator} that {@link SteleOperator} and the node agent run their
- * reconcilers on, set up the same way for both.
+ * The java-operator-sdk {@link Operator} that {@link dev.stele.operator.SteleOperator} and the node
+ * agent run their reconcilers on, set up the same way for both.
  */
 public final class Operators {
   private Operators() {}
@@ -28,9 +29,9 @@ public final class Operators {
   public static Operator create(
       KubernetesClient client,
       boolean serverSideApply,
-      String namespace,
+      @Nullable String namespace,
       List<Reconciler<? extends HasMetadata>> reconcilers,
-      LeaderElectionConfiguration leaderElection) {
+      @Nullable LeaderElectionConfiguration leaderElection) {
     Operator operator =
         new Operator(
             o -> {
@@ -49,7 +50,7 @@ public final class Operators {
   }
 
   private static <R extends HasMetadata> void register(
-      Operator operator, Reconciler<R> reconciler, String namespace) {
+      Operator operator, Reconciler<R> reconciler, @Nullable String namespace) {
     if (namespace == null || namespace.isBlank()) {
       operator.register(reconciler);
     } else {

@@ -2,6 +2,7 @@ package dev.stele.operator.kube;
 
 import io.fabric8.kubernetes.client.CustomResource;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One reconcile pass over one resource: the resource as the pass knows it, and the writes of its
@@ -14,10 +15,10 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
  */
 public final class Pass<R extends CustomResource<?, S>, S> {
   private final StatusRecorder recorder;
-  private final Context<R> context;
+  private final @Nullable Context<R> context;
   private R resource;
 
-  Pass(StatusRecorder recorder, Context<R> context, R resource) {
+  Pass(StatusRecorder recorder, @Nullable Context<R> context, R resource) {
     this.recorder = recorder;
     this.context = context;
     this.resource = resource;

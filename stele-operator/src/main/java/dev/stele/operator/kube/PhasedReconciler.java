@@ -6,6 +6,7 @@ import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The skeleton every reconciler of the operator and the node agent shares, so that each is only its
@@ -42,11 +43,11 @@ public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P exte
    * One pass; returns when to look again, or null when there is nothing more to do here. Public so
    * that tests can drive a reconciler pass by pass.
    */
-  public final Duration reconcile(R cached) {
+  public final @Nullable Duration reconcile(R cached) {
     return pass(cached, null);
   }
 
-  private Duration pass(R cached, Context<R> context) {
+  private @Nullable Duration pass(R cached, @Nullable Context<R> context) {
     if (!serves(cached) || finished(cached.getStatus())) {
       return null;
     }
@@ -60,13 +61,13 @@ public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P exte
     return advance(new Pass<>(recorder, context, resource), phase(resource.getStatus()));
   }
 
-  private boolean finished(S status) {
+  private boolean finished(@Nullable S status) {
     P phase = status == null ? null : phase(status);
     return phase != null && isFinal(phase);
   }
 
   /** The resource a pass starts from: by default, as the API server has it now (null if gone). */
-  protected R observe(R cached) {
+  protected @Nullable R observe(R cached) {
     return client.resource(cached).get();
   }
 
@@ -83,11 +84,11 @@ public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P exte
   protected abstract S newStatus();
 
   /** The status's phase; null before the first one. */
-  protected abstract P phase(S status);
+  protected abstract @Nullable P phase(S status);
 
   /**
    * Moves the resource on from {@code phase} (null: new), writing its status through {@code pass};
    * returns when to look again, or null when nothing is left to do.
    */
-  protected abstract Duration advance(Pass<R, S> pass, P phase);
+  protected abstract @Nullable Duration advance(Pass<R, S> pass, @Nullable P phase);
 }

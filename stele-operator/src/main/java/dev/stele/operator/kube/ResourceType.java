@@ -11,7 +11,7 @@ import java.util.List;
  * @param version the version listed
  * @param resource the plural resource name, such as {@code deployments}
  * @param kind the kind, such as {@code Deployment}
- * @param namespaced false for cluster-scoped types (only {@code namespaces} is collected today)
+ * @param namespaced false for cluster-scoped types (of these, only Namespaces are collected today)
  */
 public record ResourceType(
     String group, String version, String resource, String kind, boolean namespaced) {

@@ -7,13 +7,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /** Reads values out of Secrets, with messages that name the Secret and key. */
 public final class Secrets {
   private Secrets() {}
 
   /** The value of {@code ref}, or null if the Secret does not exist. */
-  public static String read(
+  public static @Nullable String read(
       KubernetesClient client, String namespace, SecretKeySelector ref, String what)
       throws InvalidResourceException {
     if (ref.getName() == null || ref.getKey() == null) {
@@ -45,7 +46,7 @@ public final class Secrets {
     Map<String, String> values = new HashMap<>();
     String section = "default";
     boolean sawSection = false;
-    for (String raw : file.split("\\R")) {
+    for (String raw : file.split("\\R", -1)) {
       String line = raw.strip();
       if (line.isEmpty() || line.startsWith("#") || line.startsWith(";")) {
         continue;

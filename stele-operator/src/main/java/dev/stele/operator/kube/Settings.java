@@ -8,6 +8,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the reconcilers share: the clock every schedule reads, the way to storage, the key
@@ -18,13 +19,13 @@ import java.util.function.Supplier;
  * {@code backupSyncPeriod}, how often each Ready repository is searched for backups the cluster
  * lacks (1 minute, Velero's {@code backupSyncPeriod}), and {@code image}, the image of Stele's own
  * containers, which the restore-wait init container runs (the operator's own; see {@link
- * OwnImage}), and {@code repositories}, the repositories the process holds open (one registry per
- * process: every reconciler built with these settings shares it).
+ * dev.stele.operator.OwnImage}), and {@code repositories}, the repositories the process holds open
+ * (one registry per process: every reconciler built with these settings shares it).
  */
 public record Settings(
     Clock clock,
     StoreFactory stores,
-    Supplier<KdfParams> kdf,
+    @Nullable Supplier<KdfParams> kdf,
     Duration recheck,
     List<ResourceType> backupResources,
     Duration backupSyncPeriod,
@@ -39,7 +40,7 @@ public record Settings(
   public Settings(
       Clock clock,
       StoreFactory stores,
-      Supplier<KdfParams> kdf,
+      @Nullable Supplier<KdfParams> kdf,
       Duration recheck,
       List<ResourceType> backupResources,
       Duration backupSyncPeriod) {
@@ -48,34 +49,42 @@ public record Settings(
 
   public Settings {
     backupResources = List.copyOf(backupResources);
-    repositories = repositories == null ? new OpenRepositories() : repositories;
   }
 
   public Settings(
       Clock clock,
       StoreFactory stores,
-      Supplier<KdfParams> kdf,
+      @Nullable Supplier<KdfParams> kdf,
       Duration recheck,
       List<ResourceType> backupResources,
       Duration backupSyncPeriod,
       String image) {
-    this(clock, stores, kdf, recheck, backupResources, backupSyncPeriod, image, null);
+    this(
+        clock,
+        stores,
+        kdf,
+        recheck,
+        backupResources,
+        backupSyncPeriod,
+        image,
+        new OpenRepositories());
   }
 
   public Settings(
       Clock clock,
       StoreFactory stores,
-      Supplier<KdfParams> kdf,
+      @Nullable Supplier<KdfParams> kdf,
       Duration recheck,
       List<ResourceType> backupResources) {
     this(clock, stores, kdf, recheck, backupResources, DEFAULT_BACKUP_SYNC_PERIOD);
   }
 
-  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf, Duration recheck) {
+  public Settings(
+      Clock clock, StoreFactory stores, @Nullable Supplier<KdfParams> kdf, Duration recheck) {
     this(clock, stores, kdf, recheck, List.of());
   }
 
-  public Settings(Clock clock, StoreFactory stores, Supplier<KdfParams> kdf) {
+  public Settings(Clock clock, StoreFactory stores, @Nullable Supplier<KdfParams> kdf) {
     this(clock, stores, kdf, DEFAULT_RECHECK);
   }
 

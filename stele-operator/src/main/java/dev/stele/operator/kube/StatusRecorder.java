@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.processing.event.ResourceID;
 import java.net.HttpURLConnection;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The one place the operator and the node agent write a status. A write replaces the status
@@ -30,7 +31,7 @@ public final class StatusRecorder {
    * Writes the status of {@code resource}, failing on a conflict; returns the resource as written.
    * {@code context} is null when a test drives the pass, and then no cache is updated.
    */
-  public <R extends CustomResource<?, ?>> R write(R resource, Context<R> context) {
+  public <R extends CustomResource<?, ?>> R write(R resource, @Nullable Context<R> context) {
     R written = client.resource(resource).updateStatus();
     remember(context, resource, written);
     return written;
@@ -40,7 +41,7 @@ public final class StatusRecorder {
    * Writes the status of {@code resource}, which this process alone owns: on a conflict (someone
    * edited the labels, say) it is written again over the resource as the server has it.
    */
-  public <S, R extends CustomResource<?, S>> R force(R resource, Context<R> context) {
+  public <S, R extends CustomResource<?, S>> R force(R resource, @Nullable Context<R> context) {
     try {
       return write(resource, context);
     } catch (KubernetesClientException e) {
@@ -62,7 +63,7 @@ public final class StatusRecorder {
   }
 
   private static <R extends CustomResource<?, ?>> void remember(
-      Context<R> context, R before, R written) {
+      @Nullable Context<R> context, R before, R written) {
     if (context != null) {
       context
           .eventSourceRetriever()

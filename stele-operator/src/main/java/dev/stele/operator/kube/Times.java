@@ -2,6 +2,7 @@ package dev.stele.operator.kube;
 
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Timestamps as the API server and the operator's status fields hold them (ISO-8601 text), read
@@ -11,7 +12,7 @@ public final class Times {
   private Times() {}
 
   /** The instant {@code iso} names, or null if it is null or not ISO-8601. */
-  public static Instant parse(String iso) {
+  public static @Nullable Instant parse(@Nullable String iso) {
     try {
       return iso == null ? null : Instant.parse(iso);
     } catch (DateTimeParseException e) {

@@ -38,16 +38,17 @@ final class LocationCheck {
       return new Verdict(null, "objectLock.minimumRetention: " + e.getMessage());
     }
     switch (mode) {
-      case NONE:
+      case NONE -> {
         return new Verdict(Lock.NONE, null);
-      case DETECT:
+      }
+      case DETECT -> {
         if (b.defaultMode() == Retention.Mode.NONE) {
           return new Verdict(Lock.NONE, null);
         }
         Duration period = minimum.isZero() ? b.defaultPeriod() : minimum;
         return new Verdict(new Lock(b.defaultMode(), period), null);
-      case GOVERNANCE:
-      case COMPLIANCE:
+      }
+      case GOVERNANCE, COMPLIANCE -> {
         Retention.Mode wanted = Retention.Mode.valueOf(mode.name());
         if (minimum.isZero()) {
           if (b.defaultMode() == Retention.Mode.NONE) {
@@ -81,6 +82,7 @@ final class LocationCheck {
           }
         }
         return new Verdict(new Lock(wanted, minimum), null);
+      }
     }
     throw new AssertionError(mode);
   }

@@ -141,6 +141,7 @@ public final class PodVolumeBackupReconciler extends RequestReconciler<PodVolume
     return pod;
   }
 
+  @SuppressWarnings("try") // the ticker reports progress until closed
   private Duration backUp(
       StatusWriter<PodVolumeBackup> status,
       Repository repo,

@@ -137,6 +137,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
     }
   }
 
+  @SuppressWarnings("try") // the ticker reports progress until closed
   private Duration restore(
       StatusWriter<PodVolumeRestore> status, Repository repo, SnapshotManifest snapshot, Path dir) {
     PodVolumeRestoreSpec spec = status.resource().getSpec();

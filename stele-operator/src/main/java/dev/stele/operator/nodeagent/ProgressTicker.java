@@ -22,6 +22,7 @@ final class ProgressTicker implements AutoCloseable {
   private final ScheduledExecutorService thread;
   private long last = -1;
 
+  @SuppressWarnings("FutureReturnValueIgnored") // the task logs its own failures; close() ends it
   ProgressTicker(String name, Duration every, LongSupplier done, LongConsumer sink) {
     if (every.isZero() || every.isNegative()) {
       thread = null;

@@ -38,7 +38,8 @@ public final class VolumeFiles {
   static String markerGlob(Path volume) {
     String path = volume.resolve(MARKERS).toString();
     StringBuilder glob = new StringBuilder(path.length() + 8);
-    for (char c : path.toCharArray()) {
+    for (int i = 0; i < path.length(); i++) {
+      char c = path.charAt(i);
       if ("\\*?[]{},".indexOf(c) >= 0) {
         glob.append('\\');
       }

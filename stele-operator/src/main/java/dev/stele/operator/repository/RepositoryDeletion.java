@@ -49,7 +49,6 @@ final class RepositoryDeletion {
     if (spec == null || spec.deletion() != DeletionPolicy.DELETE) {
       return DeleteControl.defaultDelete();
     }
-    String ns = bslr.getMetadata().getNamespace();
     BackupStorageLocation bsl = Repositories.location(client, bslr);
     if (bsl == null || bsl.getSpec().access() == AccessMode.READ_ONLY) {
       events.record(

@@ -53,7 +53,7 @@ record BackupContents(
         continue;
       }
       // resources/<group>/<resource>/<namespace>/<name>.json
-      String[] part = e.path().split("/");
+      String[] part = e.path().split("/", -1);
       if (part.length != 5 || !part[4].endsWith(".json")) {
         warnings.add(e.path() + ": not where a backed-up object belongs; left out");
         continue;

@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Stores for the two providers: {@code s3} (any S3 server, {@link S3BlobStore}) and {@code
@@ -84,7 +85,8 @@ public final class DefaultStoreFactory implements StoreFactory {
     return S3Location.of(place.bucket(), path).withOptions(options);
   }
 
-  private static void putIfPresent(Map<String, String> options, String name, String value) {
+  private static void putIfPresent(
+      Map<String, String> options, String name, @Nullable String value) {
     if (value != null) {
       options.put(name, value);
     }

@@ -18,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -97,7 +98,7 @@ public final class OpenRepositories implements Closeable {
       String namespace,
       String name,
       Dependencies dependencies,
-      String recordedId,
+      @Nullable String recordedId,
       Opening<X> opening)
       throws IOException, X {
     if (!keep) {
@@ -123,7 +124,7 @@ public final class OpenRepositories implements Closeable {
         versions.replaceAll((secret, v) -> v != null ? v : watch.version(secret));
         Entry entry = new Entry(repo, dependencies, versions, formatBytes(repo));
         drop(open.put(key, entry));
-        return entry.lease();
+        return Objects.requireNonNull(entry.lease(), "a new entry is not retired");
       } catch (IOException | RuntimeException e) {
         repo.close();
         throw e;
@@ -149,8 +150,8 @@ public final class OpenRepositories implements Closeable {
     return open.size();
   }
 
-  private Repository reuse(String key, Dependencies dependencies, String recordedId)
-      throws IOException {
+  private @Nullable Repository reuse(
+      String key, Dependencies dependencies, @Nullable String recordedId) throws IOException {
     Entry entry = open.get(key);
     if (entry == null) {
       return null;
@@ -164,7 +165,7 @@ public final class OpenRepositories implements Closeable {
     if (session == null) {
       return null;
     }
-    byte[] format;
+    byte @Nullable [] format;
     try {
       format = formatBytes(session);
     } catch (BlobNotFoundException e) {
@@ -187,7 +188,7 @@ public final class OpenRepositories implements Closeable {
     }
   }
 
-  private static void drop(Entry entry) {
+  private static void drop(@Nullable Entry entry) {
     if (entry != null) {
       entry.retire();
     }
@@ -198,7 +199,7 @@ public final class OpenRepositories implements Closeable {
   }
 
   /** The namespace's watch, started on first use; null if Secrets cannot be watched there. */
-  private Watch watch(KubernetesClient client, String namespace) {
+  private @Nullable Watch watch(KubernetesClient client, String namespace) {
     Watch watch = watches.get(namespace);
     if (watch != null) {
       return watch;
@@ -226,7 +227,7 @@ public final class OpenRepositories implements Closeable {
   /**
    * A Secret changed or went: drop the repositories in its namespace opened with another version.
    */
-  private void changed(String namespace, String secret, String version) {
+  private void changed(String namespace, String secret, @Nullable String version) {
     open.forEach(
         (key, entry) -> {
           if (key.startsWith(namespace + "/")
@@ -255,7 +256,7 @@ public final class OpenRepositories implements Closeable {
     }
 
     /** A new session, or null once retired. */
-    synchronized Repository lease() {
+    synchronized @Nullable Repository lease() {
       if (retired) {
         return null;
       }
@@ -337,11 +338,11 @@ public final class OpenRepositories implements Closeable {
       return versions;
     }
 
-    String version(String secret) {
+    @Nullable String version(String secret) {
       return version(client.secrets().inNamespace(namespace).withName(secret).get());
     }
 
-    private static String version(Secret s) {
+    private static @Nullable String version(@Nullable Secret s) {
       return s == null ? null : s.getMetadata().getResourceVersion();
     }
 

@@ -46,7 +46,8 @@ class ManifestsTest {
         store,
         "pw".toCharArray(),
         RepositoryInit.defaults(clock)
-            .withKdf(KdfParams.argon2id(64, 1, "manifests-test!!".getBytes())));
+            .withKdf(
+                KdfParams.argon2id(64, 1, "manifests-test!!".getBytes(StandardCharsets.UTF_8))));
   }
 
   @Test

@@ -18,6 +18,7 @@ class ProgressTickerTest {
    * Runs a ticker of its own until it has ticked {@code times} times: the sign that a ticker which
    * should have been silent meanwhile had its chance to tick.
    */
+  @SuppressWarnings("try") // the ticker runs until closed
   static void letATickerTick(int times) {
     AtomicInteger ticks = new AtomicInteger();
     try (ProgressTicker witness =
@@ -26,6 +27,7 @@ class ProgressTickerTest {
     }
   }
 
+  @SuppressWarnings("try") // the ticker runs until closed
   @Test
   void reportsEachNewValueOnceRetriesAFailedReportAndStopsWhenClosed() {
     AtomicLong done = new AtomicLong(10);
@@ -63,6 +65,7 @@ class ProgressTickerTest {
     assertThat(reported).containsExactly(10L, 20L);
   }
 
+  @SuppressWarnings("try") // the ticker runs until closed
   @Test
   void aZeroIntervalReportsNothing() {
     AtomicInteger reads = new AtomicInteger();
