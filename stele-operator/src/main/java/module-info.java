@@ -2,9 +2,10 @@
  * The Kubernetes operator and the node agent: reconcilers of the {@code stele.dev} resources on
  * java-operator-sdk and fabric8, over stele-core's repositories.
  *
- * <p>Exports only what the command line starts the processes with and the few helpers it shares;
- * everything else stays inside. Open, because java-operator-sdk, fabric8 and Jackson reflect on the
- * reconcilers and on the records written as JSON, wherever they live.
+ * <p>Exports only the package the command line uses: the two processes ({@code SteleOperator},
+ * {@code NodeAgent}) and {@code BackupLogs}; everything else stays inside. Open, because
+ * java-operator-sdk, fabric8 and Jackson reflect on the reconcilers and on the records written as
+ * JSON, wherever they live.
  */
 // fabric8, java-operator-sdk, Micrometer and cron-utils have no module descriptors.
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
@@ -26,9 +27,4 @@ open module dev.stele.operator {
   requires org.slf4j;
 
   exports dev.stele.operator;
-  exports dev.stele.operator.backup;
-  exports dev.stele.operator.kube;
-  exports dev.stele.operator.nodeagent;
-  exports dev.stele.operator.repository;
-  exports dev.stele.operator.store;
 }

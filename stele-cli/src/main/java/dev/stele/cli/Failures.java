@@ -3,7 +3,7 @@ package dev.stele.cli;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.StorageRefusedException;
-import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.NotARepositoryException;
 import dev.stele.repo.RepositoryExistsException;

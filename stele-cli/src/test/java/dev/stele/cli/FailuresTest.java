@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.StorageRefusedException;
 import dev.stele.blob.StorageRefusedException.Problem;
-import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.repo.NotARepositoryException;
 import dev.stele.repo.RepositoryExistsException;
 import dev.stele.snapshot.UnknownSnapshotException;

@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,8 @@ public final class OwnImage {
    * {@code namespace}; {@code fallback} when not in a pod or the pod cannot be read, with a warning
    * in the latter case.
    */
-  public static String of(KubernetesClient client, String namespace, String pod, String fallback) {
+  public static String of(
+      KubernetesClient client, @Nullable String namespace, @Nullable String pod, String fallback) {
     if (pod == null || pod.isBlank() || namespace == null || namespace.isBlank()) {
       return fallback;
     }

@@ -52,6 +52,9 @@ public final class SteleOperator implements Closeable {
   /** The name of the Lease the operator's replicas elect their leader with. */
   public static final String LEASE = "stele-operator";
 
+  /** The image deploy/ names, for when the operator cannot learn its own. */
+  public static final String DEFAULT_IMAGE = Settings.DEFAULT_IMAGE;
+
   private final Operator operator;
   private final @Nullable HttpServer metricsServer;
   private final Runnable releaseLease;
@@ -69,10 +72,38 @@ public final class SteleOperator implements Closeable {
   }
 
   /**
+   * Starts the operator as the command line runs it: default settings, server-side apply, and
+   * Stele's containers running {@code image}, or when that is null the image of the operator's own
+   * pod {@code podNamespace}/{@code podName} (read through the API), else {@link #DEFAULT_IMAGE}.
+   *
+   * @param namespace the only namespace to watch; null or blank: all
+   * @param leaderElection whether to reconcile only while holding the Lease {@value #LEASE}
+   */
+  public static SteleOperator start(
+      KubernetesClient client,
+      @Nullable String namespace,
+      @Nullable String image,
+      @Nullable String podNamespace,
+      @Nullable String podName,
+      int metricsPort,
+      boolean leaderElection)
+      throws IOException {
+    String own = image != null ? image : OwnImage.of(client, podNamespace, podName, DEFAULT_IMAGE);
+    return start(
+        client,
+        Settings.defaults().withImage(own),
+        metricsPort,
+        true,
+        namespace,
+        leaderElection ? leaderElection(namespace) : null);
+  }
+
+  /**
    * Starts the operator.
    *
    * @param metricsPort the port of {@code /metrics}, or a negative number for none
    */
+  @SuppressWarnings("exports") // the tests' entry: they pass settings of their own
   public static SteleOperator start(
       KubernetesClient client, Settings settings, int metricsPort, boolean serverSideApply)
       throws IOException {
@@ -85,6 +116,7 @@ public final class SteleOperator implements Closeable {
    * @param metricsPort the port of {@code /metrics}, or a negative number for none
    * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
    */
+  @SuppressWarnings("exports") // the tests' entry: they pass settings of their own
   public static SteleOperator start(
       KubernetesClient client,
       Settings settings,
@@ -106,7 +138,7 @@ public final class SteleOperator implements Closeable {
    * hook's time runs out. Here a lease given up because the JVM is shutting down ends nothing, and
    * a lease lost otherwise exits from a thread of its own, which runs the same graceful stop.
    */
-  public static LeaderElectionConfiguration leaderElection(String namespace) {
+  public static LeaderElectionConfiguration leaderElection(@Nullable String namespace) {
     String identity = System.getenv("HOSTNAME");
     if (identity == null || identity.isBlank()) {
       String host;
@@ -182,6 +214,7 @@ public final class SteleOperator implements Closeable {
    * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
    * @param leaderElection null: this process reconciles alone; else it does only as the leader
    */
+  @SuppressWarnings("exports") // the tests' entry: they pass settings of their own
   public static SteleOperator start(
       KubernetesClient client,
       Settings settings,

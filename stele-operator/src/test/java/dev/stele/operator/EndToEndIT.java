@@ -22,7 +22,6 @@ import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
 import dev.stele.operator.kube.Settings;
-import dev.stele.operator.nodeagent.NodeAgent;
 import dev.stele.operator.nodeagent.NodeSettings;
 import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;

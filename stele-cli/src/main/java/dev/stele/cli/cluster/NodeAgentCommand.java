@@ -1,9 +1,7 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
-import dev.stele.operator.kube.Settings;
-import dev.stele.operator.nodeagent.NodeAgent;
-import dev.stele.operator.nodeagent.NodeSettings;
+import dev.stele.operator.NodeAgent;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -47,7 +45,6 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
   int healthPort;
 
   private String nodeName;
-  private NodeSettings settings;
 
   public NodeAgentCommand() {
     super("node-agent");
@@ -62,13 +59,12 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
     if (!Files.isDirectory(kubeletRoot.resolve("pods"))) {
       warn(kubeletRoot.resolve("pods") + " does not exist: is the kubelet's directory mounted?");
     }
-    settings = new NodeSettings(nodeName, kubeletRoot);
   }
 
   // A backup or restore cut short is resumed or redone by the next agent on this node.
   @Override
   NodeAgent start(KubernetesClient client, String namespace) throws IOException {
-    return NodeAgent.start(client, Settings.defaults(), settings, namespace, true, healthPort);
+    return NodeAgent.start(client, namespace, nodeName, kubeletRoot, healthPort);
   }
 
   @Override
@@ -78,7 +74,7 @@ public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
         + " "
         + where
         + "; volumes under "
-        + settings.kubeletRoot().resolve("pods")
+        + kubeletRoot.resolve("pods")
         + "; probes on port "
         + agent.healthPort();
   }

@@ -1,8 +1,6 @@
 package dev.stele.cli.cluster;
 
-import dev.stele.operator.OwnImage;
 import dev.stele.operator.SteleOperator;
-import dev.stele.operator.kube.Settings;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import picocli.CommandLine.Command;
@@ -45,7 +43,7 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
       description =
           "The image restore-wait init containers run. Default: this operator's own, read from"
               + " its pod (POD_NAME, POD_NAMESPACE), else "
-              + Settings.DEFAULT_IMAGE
+              + SteleOperator.DEFAULT_IMAGE
               + ".")
   String image;
 
@@ -55,21 +53,14 @@ public final class OperatorCommand extends InClusterCommand<SteleOperator> {
 
   @Override
   SteleOperator start(KubernetesClient client, String namespace) throws IOException {
-    String own =
-        image != null
-            ? image
-            : OwnImage.of(
-                client,
-                env().variable("POD_NAMESPACE"),
-                env().variable("POD_NAME"),
-                Settings.DEFAULT_IMAGE);
     return SteleOperator.start(
         client,
-        Settings.defaults().withImage(own),
-        metricsPort,
-        true,
         namespace,
-        leaderElection ? SteleOperator.leaderElection(namespace) : null);
+        image,
+        env().variable("POD_NAMESPACE"),
+        env().variable("POD_NAME"),
+        metricsPort,
+        leaderElection);
   }
 
   @Override

@@ -2,7 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.SteleCommand;
-import dev.stele.operator.nodeagent.VolumeFiles;
+import dev.stele.operator.NodeAgent;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +42,7 @@ public final class RestoreWaitCommand extends SteleCommand {
     Set<Path> pending = new LinkedHashSet<>(dirs);
     while (true) {
       for (Path dir : new ArrayList<>(pending)) {
-        Path marker = VolumeFiles.marker(dir, restoreUid);
+        Path marker = NodeAgent.restoredMarker(dir, restoreUid);
         if (Files.exists(marker)) {
           out().println(dir + ": restored" + from(marker));
           out().flush();

@@ -11,7 +11,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.DeletionPolicy;
 import dev.stele.k8s.testing.ApiServer;
-import dev.stele.operator.kube.Settings;
+import dev.stele.operator.SteleOperator;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -101,7 +101,7 @@ class InstallCommandTest {
     assertThat(pods)
         .flatMap(p -> p.getContainers())
         .extracting(c -> c.getImage())
-        .containsOnly(Settings.DEFAULT_IMAGE);
+        .containsOnly(SteleOperator.DEFAULT_IMAGE);
   }
 
   @Test

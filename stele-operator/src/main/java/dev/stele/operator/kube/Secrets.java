@@ -1,5 +1,6 @@
 package dev.stele.operator.kube;
 
+import dev.stele.k8s.api.InvalidResourceException;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;

@@ -2,8 +2,8 @@ package dev.stele.operator.location;
 
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.Provider;
-import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Secrets;
 import dev.stele.operator.store.Place;
 import io.fabric8.kubernetes.client.KubernetesClient;

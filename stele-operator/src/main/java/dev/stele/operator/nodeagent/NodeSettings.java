@@ -11,6 +11,9 @@ import java.util.Objects;
  * written into a running request's status ({@code progress}; zero: only at the end).
  */
 public record NodeSettings(String node, Path kubeletRoot, Duration poll, Duration progress) {
+  /** The source of the agent's Events. */
+  public static final String COMPONENT = "stele-node-agent";
+
   public static final Path DEFAULT_KUBELET_ROOT = Path.of("/var/lib/kubelet");
   public static final Duration DEFAULT_POLL = Duration.ofSeconds(5);
   public static final Duration DEFAULT_PROGRESS = Duration.ofSeconds(10);

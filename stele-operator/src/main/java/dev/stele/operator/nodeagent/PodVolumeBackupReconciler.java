@@ -6,13 +6,13 @@ import static dev.stele.k8s.api.PodVolumePhase.IN_PROGRESS;
 import static dev.stele.k8s.api.PodVolumePhase.NEW;
 
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeBackupSpec;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
-import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;

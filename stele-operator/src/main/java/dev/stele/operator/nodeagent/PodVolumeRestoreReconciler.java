@@ -7,12 +7,12 @@ import static dev.stele.k8s.api.PodVolumePhase.NEW;
 
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.operator.kube.Events;
-import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.repository.Repositories;

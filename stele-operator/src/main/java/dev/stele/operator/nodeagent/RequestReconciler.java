@@ -25,7 +25,7 @@ abstract class RequestReconciler<R extends CustomResource<?, PodVolumeStatus>>
   final PodVolumes volumes;
 
   RequestReconciler(KubernetesClient client, Settings settings, NodeSettings node) {
-    super(client, new Events(client, settings.clock(), NodeAgent.COMPONENT, node.node()));
+    super(client, new Events(client, settings.clock(), NodeSettings.COMPONENT, node.node()));
     this.settings = settings;
     this.node = node;
     this.repositories = new Repositories(client, settings);

@@ -1,7 +1,7 @@
 package dev.stele.operator.repository;
 
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.operator.kube.InvalidResourceException;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.operator.kube.Secrets;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;

@@ -7,13 +7,13 @@ import static dev.stele.k8s.api.RunPhase.PARTIALLY_FAILED;
 import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
 
 import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.operator.kube.Events;
-import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;

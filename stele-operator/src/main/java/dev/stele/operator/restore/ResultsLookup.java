@@ -2,10 +2,10 @@ package dev.stele.operator.restore;
 
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.RunPhase;
-import dev.stele.operator.kube.InvalidResourceException;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.SnapshotCatalog;

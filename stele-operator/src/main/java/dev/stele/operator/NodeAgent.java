@@ -1,9 +1,13 @@
-package dev.stele.operator.nodeagent;
+package dev.stele.operator;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.stele.operator.kube.HealthEndpoints;
 import dev.stele.operator.kube.Operators;
 import dev.stele.operator.kube.Settings;
+import dev.stele.operator.nodeagent.NodeSettings;
+import dev.stele.operator.nodeagent.PodVolumeBackupReconciler;
+import dev.stele.operator.nodeagent.PodVolumeRestoreReconciler;
+import dev.stele.operator.nodeagent.VolumeFiles;
 import dev.stele.operator.store.OpenRepositories;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.Operator;
@@ -11,7 +15,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The node agent process ({@code stele node-agent}, a DaemonSet): the PodVolumeBackup and
@@ -24,14 +30,14 @@ import java.util.List;
  * the agent leaves the client open: whoever created it closes it.
  */
 public final class NodeAgent implements Closeable {
-  /** The source of the agent's Events. */
-  public static final String COMPONENT = "stele-node-agent";
+  /** Where the kubelet keeps its pods' directories, unless told otherwise. */
+  public static final Path DEFAULT_KUBELET_ROOT = NodeSettings.DEFAULT_KUBELET_ROOT;
 
   private final Operator operator;
-  private final HttpServer health;
+  private final @Nullable HttpServer health;
   private final OpenRepositories repositories;
 
-  private NodeAgent(Operator operator, HttpServer health, OpenRepositories repositories) {
+  private NodeAgent(Operator operator, @Nullable HttpServer health, OpenRepositories repositories) {
     this.operator = operator;
     this.health = health;
     this.repositories = repositories;
@@ -42,11 +48,12 @@ public final class NodeAgent implements Closeable {
    *
    * @param namespace the only namespace to watch (WATCH_NAMESPACE); null or blank: all
    */
+  @SuppressWarnings("exports") // the tests' entry: they pass settings of their own
   public static NodeAgent start(
       KubernetesClient client,
       Settings settings,
       NodeSettings node,
-      String namespace,
+      @Nullable String namespace,
       boolean serverSideApply) {
     try {
       return start(client, settings, node, namespace, serverSideApply, -1);
@@ -62,11 +69,12 @@ public final class NodeAgent implements Closeable {
    * @param healthPort the port of {@code /healthz} and {@code /readyz} ({@link HealthEndpoints}),
    *     or a negative number for none
    */
+  @SuppressWarnings("exports") // the tests' entry: they pass settings of their own
   public static NodeAgent start(
       KubernetesClient client,
       Settings settings,
       NodeSettings node,
-      String namespace,
+      @Nullable String namespace,
       boolean serverSideApply,
       int healthPort)
       throws IOException {
@@ -94,6 +102,34 @@ public final class NodeAgent implements Closeable {
       throw e;
     }
     return new NodeAgent(operator, health, settings.repositories());
+  }
+
+  /**
+   * Starts the agent of node {@code node} as the command line runs it: default settings, pods'
+   * directories under {@code kubeletRoot}, server-side apply.
+   */
+  public static NodeAgent start(
+      KubernetesClient client,
+      @Nullable String namespace,
+      String node,
+      Path kubeletRoot,
+      int healthPort)
+      throws IOException {
+    return start(
+        client,
+        Settings.defaults(),
+        new NodeSettings(node, kubeletRoot),
+        namespace,
+        true,
+        healthPort);
+  }
+
+  /**
+   * The marker the agent writes into a volume once it has restored it for the restore {@code
+   * restoreUid}: what the restored pod's init container waits for.
+   */
+  public static Path restoredMarker(Path volume, String restoreUid) {
+    return VolumeFiles.marker(volume, restoreUid);
   }
 
   /** The port of the probes, or -1. */

@@ -1,4 +1,4 @@
-package dev.stele.operator.kube;
+package dev.stele.k8s.api;
 
 /** A resource that cannot be acted on as written; the message says what to change. */
 public final class InvalidResourceException extends Exception {
