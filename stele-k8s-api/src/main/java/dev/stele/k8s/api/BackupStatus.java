@@ -9,10 +9,20 @@ import org.jspecify.annotations.Nullable;
  * final manifest once, which is what makes the backup exist.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class BackupStatus {
+public class BackupStatus implements PhasedStatus<RunPhase> {
   @JsonPropertyDescription(
       "InProgress, WaitingForVolumes, then Completed, PartiallyFailed or Failed")
   public RunPhase phase;
+
+  @Override
+  public RunPhase phase() {
+    return phase;
+  }
+
+  @Override
+  public boolean finished() {
+    return phase != null && phase.isFinal();
+  }
 
   public String message;
 

@@ -9,9 +9,14 @@ import org.jspecify.annotations.Nullable;
 
 /** What the operator last found, and did, in a {@link BackupStorageLocationRepository}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class BackupStorageLocationRepositoryStatus {
+public class BackupStorageLocationRepositoryStatus implements PhasedStatus<RepositoryPhase> {
   @JsonPropertyDescription("New, Ready or NotReady")
   public RepositoryPhase phase;
+
+  @Override
+  public RepositoryPhase phase() {
+    return phase;
+  }
 
   public String message;
 

@@ -9,9 +9,14 @@ import org.jspecify.annotations.Nullable;
 
 /** What the operator last found at a {@link BackupStorageLocation}. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class BackupStorageLocationStatus {
+public class BackupStorageLocationStatus implements PhasedStatus<LocationPhase> {
   @JsonPropertyDescription("Available or Unavailable")
   public LocationPhase phase;
+
+  @Override
+  public LocationPhase phase() {
+    return phase;
+  }
 
   @JsonPropertyDescription("Why the location is Unavailable, as what to change")
   public String message;

@@ -6,9 +6,19 @@ import java.util.List;
 
 /** What a deletion did, and what it could not do yet. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class DeleteBackupRequestStatus {
+public class DeleteBackupRequestStatus implements PhasedStatus<DeletionPhase> {
   @JsonPropertyDescription("InProgress, then Processed")
   public DeletionPhase phase;
+
+  @Override
+  public DeletionPhase phase() {
+    return phase;
+  }
+
+  @Override
+  public boolean finished() {
+    return phase == DeletionPhase.PROCESSED;
+  }
 
   public String message;
 

@@ -6,9 +6,19 @@ import org.jspecify.annotations.Nullable;
 
 /** Progress of a {@link PodVolumeBackup} or {@link PodVolumeRestore}, written by the node agent. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class PodVolumeStatus {
+public class PodVolumeStatus implements PhasedStatus<PodVolumePhase> {
   @JsonPropertyDescription("New, InProgress, then Completed or Failed")
   public PodVolumePhase phase;
+
+  @Override
+  public PodVolumePhase phase() {
+    return phase;
+  }
+
+  @Override
+  public boolean finished() {
+    return phase != null && phase.isFinal();
+  }
 
   public String message;
 

@@ -6,10 +6,20 @@ import org.jspecify.annotations.Nullable;
 
 /** A {@link Restore}'s progress; its results are written to the repository once, at the end. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class RestoreStatus {
+public class RestoreStatus implements PhasedStatus<RunPhase> {
   @JsonPropertyDescription(
       "InProgress, WaitingForVolumes, then Completed, PartiallyFailed or Failed")
   public RunPhase phase;
+
+  @Override
+  public RunPhase phase() {
+    return phase;
+  }
+
+  @Override
+  public boolean finished() {
+    return phase != null && phase.isFinal();
+  }
 
   public String message;
 

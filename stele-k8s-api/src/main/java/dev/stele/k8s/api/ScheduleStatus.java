@@ -5,9 +5,14 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 
 /** A {@link Schedule}'s state. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public class ScheduleStatus {
+public class ScheduleStatus implements PhasedStatus<SchedulePhase> {
   @JsonPropertyDescription("Enabled or FailedValidation")
   public SchedulePhase phase;
+
+  @Override
+  public SchedulePhase phase() {
+    return phase;
+  }
 
   public String message;
 

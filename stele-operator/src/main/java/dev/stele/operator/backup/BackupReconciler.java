@@ -75,7 +75,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   private final VolumeRequests requests;
 
   public BackupReconciler(KubernetesClient client, Settings settings) {
-    super(client, new Events(client, settings.clock()));
+    super(client, new Events(client, settings.clock()), BackupStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
     this.requests = new VolumeRequests(client);
@@ -96,21 +96,6 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   protected boolean serves(Backup backup) {
     var notes = backup.getMetadata().getAnnotations();
     return notes == null || !notes.containsKey(SteleApi.SYNCED_FROM_ANNOTATION);
-  }
-
-  @Override
-  protected BackupStatus newStatus() {
-    return new BackupStatus();
-  }
-
-  @Override
-  protected RunPhase phase(BackupStatus status) {
-    return status.phase;
-  }
-
-  @Override
-  protected boolean isFinal(RunPhase phase) {
-    return phase.isFinal();
   }
 
   @Override

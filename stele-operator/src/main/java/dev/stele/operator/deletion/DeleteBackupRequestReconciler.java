@@ -55,24 +55,9 @@ public final class DeleteBackupRequestReconciler
   private final Repositories repositories;
 
   public DeleteBackupRequestReconciler(KubernetesClient client, Settings settings) {
-    super(client, new Events(client, settings.clock()));
+    super(client, new Events(client, settings.clock()), DeleteBackupRequestStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
-  }
-
-  @Override
-  protected DeleteBackupRequestStatus newStatus() {
-    return new DeleteBackupRequestStatus();
-  }
-
-  @Override
-  protected DeletionPhase phase(DeleteBackupRequestStatus status) {
-    return status.phase;
-  }
-
-  @Override
-  protected boolean isFinal(DeletionPhase phase) {
-    return phase == PROCESSED;
   }
 
   @Override

@@ -1,11 +1,13 @@
 package dev.stele.operator.kube;
 
+import dev.stele.k8s.api.PhasedStatus;
 import io.fabric8.kubernetes.client.CustomResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.Context;
 import io.javaoperatorsdk.operator.api.reconciler.Reconciler;
 import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.time.Duration;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -21,14 +23,18 @@ import org.jspecify.annotations.Nullable;
  * @param <S> its status
  * @param <P> its phases
  */
-public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P extends Enum<P>>
+public abstract class PhasedReconciler<
+        R extends CustomResource<?, S>, S extends PhasedStatus<P>, P extends Enum<P>>
     implements Reconciler<R> {
   protected final KubernetesClient client;
   private final StatusRecorder recorder;
+  private final Supplier<S> newStatus;
 
-  protected PhasedReconciler(KubernetesClient client, Events events) {
+  /** A reconciler whose resources get {@code newStatus} before their first phase. */
+  protected PhasedReconciler(KubernetesClient client, Events events, Supplier<S> newStatus) {
     this.client = client;
     this.recorder = new StatusRecorder(client, events);
+    this.newStatus = newStatus;
   }
 
   @Override
@@ -56,14 +62,13 @@ public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P exte
       return null;
     }
     if (resource.getStatus() == null) {
-      resource.setStatus(newStatus());
+      resource.setStatus(newStatus.get());
     }
-    return advance(new Pass<>(recorder, context, resource), phase(resource.getStatus()));
+    return advance(new Pass<>(recorder, context, resource), resource.getStatus().phase());
   }
 
-  private boolean finished(@Nullable S status) {
-    P phase = status == null ? null : phase(status);
-    return phase != null && isFinal(phase);
+  private static boolean finished(@Nullable PhasedStatus<?> status) {
+    return status != null && status.finished();
   }
 
   /** The resource a pass starts from: by default, as the API server has it now (null if gone). */
@@ -75,16 +80,6 @@ public abstract class PhasedReconciler<R extends CustomResource<?, S>, S, P exte
   protected boolean serves(R resource) {
     return true;
   }
-
-  /** Whether nothing follows {@code phase}: a pass finding it does nothing. */
-  protected boolean isFinal(P phase) {
-    return false;
-  }
-
-  protected abstract S newStatus();
-
-  /** The status's phase; null before the first one. */
-  protected abstract @Nullable P phase(S status);
 
   /**
    * Moves the resource on from {@code phase} (null: new), writing its status through {@code pass};

@@ -40,7 +40,7 @@ public final class LocationReconciler
   private final OperatorMetrics metrics;
 
   public LocationReconciler(KubernetesClient client, Settings settings, OperatorMetrics metrics) {
-    super(client, new Events(client, settings.clock()));
+    super(client, new Events(client, settings.clock()), BackupStorageLocationStatus::new);
     this.settings = settings;
     this.metrics = metrics;
   }
@@ -49,16 +49,6 @@ public final class LocationReconciler
   @Override
   protected BackupStorageLocation observe(BackupStorageLocation cached) {
     return cached;
-  }
-
-  @Override
-  protected BackupStorageLocationStatus newStatus() {
-    return new BackupStorageLocationStatus();
-  }
-
-  @Override
-  protected LocationPhase phase(BackupStorageLocationStatus status) {
-    return status.phase;
   }
 
   /** Checks the bucket when due, records what it found, and returns when to check again. */

@@ -25,26 +25,14 @@ abstract class RequestReconciler<R extends CustomResource<?, PodVolumeStatus>>
   final PodVolumes volumes;
 
   RequestReconciler(KubernetesClient client, Settings settings, NodeSettings node) {
-    super(client, new Events(client, settings.clock(), NodeSettings.COMPONENT, node.node()));
+    super(
+        client,
+        new Events(client, settings.clock(), NodeSettings.COMPONENT, node.node()),
+        PodVolumeStatus::new);
     this.settings = settings;
     this.node = node;
     this.repositories = new Repositories(client, settings);
     this.volumes = new PodVolumes(client, node.kubeletRoot());
-  }
-
-  @Override
-  protected final PodVolumeStatus newStatus() {
-    return new PodVolumeStatus();
-  }
-
-  @Override
-  protected final PodVolumePhase phase(PodVolumeStatus status) {
-    return status.phase;
-  }
-
-  @Override
-  protected final boolean isFinal(PodVolumePhase phase) {
-    return phase.isFinal();
   }
 
   /** Ends the request: phase, message and completion time, and an Event; returns null. */

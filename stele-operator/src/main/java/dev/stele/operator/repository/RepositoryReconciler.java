@@ -70,7 +70,7 @@ public final class RepositoryReconciler
 
   private RepositoryReconciler(
       KubernetesClient client, Settings settings, OperatorMetrics metrics, Events events) {
-    super(client, events);
+    super(client, events, BackupStorageLocationRepositoryStatus::new);
     this.settings = settings;
     this.events = events;
     this.metrics = metrics;
@@ -123,16 +123,6 @@ public final class RepositoryReconciler
   @Override
   protected BackupStorageLocationRepository observe(BackupStorageLocationRepository cached) {
     return cached;
-  }
-
-  @Override
-  protected BackupStorageLocationRepositoryStatus newStatus() {
-    return new BackupStorageLocationRepositoryStatus();
-  }
-
-  @Override
-  protected RepositoryPhase phase(BackupStorageLocationRepositoryStatus status) {
-    return status.phase;
   }
 
   /**

@@ -60,7 +60,7 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
   private final Repositories repositories;
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
-    super(client, new Events(client, settings.clock()));
+    super(client, new Events(client, settings.clock()), RestoreStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
   }
@@ -77,21 +77,6 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
       restore.setSpec(new RestoreSpec());
     }
     return restore;
-  }
-
-  @Override
-  protected RestoreStatus newStatus() {
-    return new RestoreStatus();
-  }
-
-  @Override
-  protected RunPhase phase(RestoreStatus status) {
-    return status.phase;
-  }
-
-  @Override
-  protected boolean isFinal(RunPhase phase) {
-    return phase.isFinal();
   }
 
   @Override

@@ -46,18 +46,8 @@ public final class ScheduleReconciler
   private final Settings settings;
 
   public ScheduleReconciler(KubernetesClient client, Settings settings) {
-    super(client, new Events(client, settings.clock()));
+    super(client, new Events(client, settings.clock()), ScheduleStatus::new);
     this.settings = settings;
-  }
-
-  @Override
-  protected ScheduleStatus newStatus() {
-    return new ScheduleStatus();
-  }
-
-  @Override
-  protected SchedulePhase phase(ScheduleStatus status) {
-    return status.phase;
   }
 
   /**

@@ -61,20 +61,10 @@ public final class BackupSyncReconciler
   }
 
   private BackupSyncReconciler(KubernetesClient client, Settings settings, Events events) {
-    super(client, events);
+    super(client, events, BackupStorageLocationRepositoryStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
     this.backups = new StatusRecorder(client, events);
-  }
-
-  @Override
-  protected BackupStorageLocationRepositoryStatus newStatus() {
-    return new BackupStorageLocationRepositoryStatus();
-  }
-
-  @Override
-  protected RepositoryPhase phase(BackupStorageLocationRepositoryStatus status) {
-    return status.phase;
   }
 
   /**
