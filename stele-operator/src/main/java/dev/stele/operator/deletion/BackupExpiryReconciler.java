@@ -17,6 +17,7 @@ import io.javaoperatorsdk.operator.api.reconciler.UpdateControl;
 import java.net.HttpURLConnection;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Expires Backups: once a finished Backup's {@code status.expiration} has passed, creates the
@@ -52,7 +53,7 @@ public final class BackupExpiryReconciler implements Reconciler<Backup> {
    * One pass; returns when to look again, or null when there is nothing to wait for (the Backup is
    * not finished, has no expiration, or its request exists).
    */
-  public Duration reconcile(Backup backup) {
+  public @Nullable Duration reconcile(Backup backup) {
     BackupStatus status = backup.getStatus();
     if (status == null
         || backup.getMetadata().getDeletionTimestamp() != null
