@@ -3,15 +3,9 @@ package dev.stele.operator.repository;
 import static dev.stele.k8s.api.RepositoryPhase.NOT_READY;
 import static dev.stele.k8s.api.RepositoryPhase.READY;
 
-import dev.stele.blob.BlobStore;
-import dev.stele.k8s.api.AccessMode;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
-import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
-import dev.stele.k8s.api.BackupStorageLocationStatus;
-import dev.stele.k8s.api.InvalidResourceException;
-import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.operator.kube.Conditions;
 import dev.stele.operator.kube.Events;
@@ -21,15 +15,8 @@ import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Stopping;
 import dev.stele.operator.location.LocationReconciler;
-import dev.stele.operator.location.Lock;
-import dev.stele.operator.location.Places;
-import dev.stele.operator.store.Place;
-import dev.stele.repo.NotARepositoryException;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryFormat;
-import dev.stele.repo.RepositoryInit;
-import dev.stele.repo.UnsupportedVersionException;
-import dev.stele.repo.WrongPasswordException;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
 import io.javaoperatorsdk.operator.api.reconciler.Cleaner;
@@ -63,6 +50,7 @@ public final class RepositoryReconciler
   private final Settings settings;
   private final Events events;
   private final OperatorMetrics metrics;
+  private final Provisioning provisioning;
 
   public RepositoryReconciler(KubernetesClient client, Settings settings, OperatorMetrics metrics) {
     this(client, settings, metrics, new Events(client, settings.clock()));
@@ -74,6 +62,7 @@ public final class RepositoryReconciler
     this.settings = settings;
     this.events = events;
     this.metrics = metrics;
+    this.provisioning = new Provisioning(client, settings, events);
   }
 
   /** Index of the primary cache: a repository under the key {@code <namespace>/<location>}. */
@@ -140,7 +129,7 @@ public final class RepositoryReconciler
     Duration next = settings.recheck();
     String refused = null;
     try {
-      Provisioned p = provision(bslr, status);
+      Provisioning.Provisioned p = provisioning.provision(bslr, status);
       try (Repository repo = p.repo()) {
         RepositoryFormat f = repo.format();
         status.phase = READY;
@@ -153,7 +142,7 @@ public final class RepositoryReconciler
         }
         RepositoryFacts.count(repo, status);
       }
-    } catch (NotReadyException e) {
+    } catch (Provisioning.NotReadyException e) {
       status.phase = NOT_READY;
       status.message = e.getMessage();
     } catch (IOException | RuntimeException e) {
@@ -187,188 +176,5 @@ public final class RepositoryReconciler
       pass.event(Events.WARNING, "CreationParameterChanged", refused);
     }
     return next;
-  }
-
-  private record Provisioned(Repository repo, String url, boolean writable) {}
-
-  private Provisioned provision(
-      BackupStorageLocationRepository bslr, BackupStorageLocationRepositoryStatus status)
-      throws NotReadyException, IOException {
-    BackupStorageLocationRepositorySpec spec = bslr.getSpec();
-    if (spec == null
-        || spec.backupStorageLocation == null
-        || spec.backupStorageLocation.isBlank()) {
-      throw new NotReadyException("spec.backupStorageLocation is required");
-    }
-    String ns = bslr.getMetadata().getNamespace();
-    String name = bslr.getMetadata().getName();
-    BackupStorageLocation bsl = Repositories.location(client, bslr);
-    if (bsl == null) {
-      throw new NotReadyException(
-          "BackupStorageLocation " + spec.backupStorageLocation + " does not exist in " + ns);
-    }
-    BackupStorageLocationStatus located = bsl.getStatus();
-    if (located == null || located.phase != LocationPhase.AVAILABLE) {
-      throw new NotReadyException(
-          "BackupStorageLocation "
-              + spec.backupStorageLocation
-              + " is "
-              + (located == null || located.phase == null
-                  ? "not validated yet"
-                  : located.phase + ": " + located.message));
-    }
-    Place place;
-    try {
-      place = Places.resolve(client, bsl);
-    } catch (InvalidResourceException e) {
-      throw new NotReadyException(e.getMessage());
-    }
-    boolean writable = bsl.getSpec().access() != AccessMode.READ_ONLY;
-    String path = place.repositoryPath(name);
-    String url = place.url(path);
-    Place resolved = place;
-    Repository repo =
-        settings
-            .repositories()
-            .open(
-                client,
-                ns,
-                name,
-                Repositories.dependencies(client, bslr, bsl),
-                status.repositoryID,
-                () -> openOrCreate(bslr, bsl, resolved, path, url, writable, status));
-    return new Provisioned(repo, url, writable);
-  }
-
-  /** Opens the repository at {@code path}, or creates it there if nothing is there yet. */
-  private Repository openOrCreate(
-      BackupStorageLocationRepository bslr,
-      BackupStorageLocation bsl,
-      Place place,
-      String path,
-      String url,
-      boolean writable,
-      BackupStorageLocationRepositoryStatus status)
-      throws NotReadyException, IOException {
-    BackupStorageLocationRepositorySpec spec = bslr.getSpec();
-    Passwords passwords = new Passwords(client, bslr);
-    String password;
-    try {
-      password = passwords.read();
-    } catch (InvalidResourceException e) {
-      throw new NotReadyException(e.getMessage());
-    }
-    BlobStore store = settings.stores().open(place, path);
-    try {
-      boolean formatted = !store.list(RepositoryFormat.BLOB).isEmpty();
-      if (!formatted && !store.list("").isEmpty()) {
-        throw new NotReadyException(
-            url
-                + " holds data that is not a Stele repository (no "
-                + RepositoryFormat.BLOB
-                + "): choose another name for this resource, or empty that path");
-      }
-      Repository repo;
-      if (formatted) {
-        if (password == null) {
-          throw new NotReadyException(
-              "a repository exists at "
-                  + url
-                  + " but "
-                  + passwords.describe()
-                  + " does not: recreate it with the repository's password");
-        }
-        repo = open(store, password, url, passwords);
-        if (status.repositoryID != null && !status.repositoryID.equals(repo.format().id())) {
-          repo.close();
-          throw new NotReadyException(
-              "the repository at "
-                  + url
-                  + " is "
-                  + repo.format().id()
-                  + ", not "
-                  + status.repositoryID
-                  + " as recorded: it was replaced behind the operator's back");
-        }
-        if (status.repositoryID == null) {
-          events.record(bslr, Events.NORMAL, "Adopted", "adopted the repository at " + url);
-        }
-      } else {
-        if (status.repositoryID != null) {
-          throw new NotReadyException(
-              "the repository "
-                  + status.repositoryID
-                  + " recorded at "
-                  + url
-                  + " is gone: nothing is there any more; the operator will not create a new one"
-                  + " in its place (delete this resource's status.repositoryID to allow it)");
-        }
-        if (!writable) {
-          throw new NotReadyException(
-              "BackupStorageLocation "
-                  + bsl.getMetadata().getName()
-                  + " is ReadOnly and there is no repository at "
-                  + url
-                  + ": the operator creates repositories only in ReadWrite locations");
-        }
-        if (password == null) {
-          password = passwords.generate();
-        }
-        Lock lock = Lock.parse(bsl.getStatus().lock);
-        RepositoryInit init =
-            RepositoryInit.defaults(settings.clock()).withRetention(lock.mode(), lock.minimum());
-        if (spec.compressionLevel != null) {
-          init = init.withCompressionLevel(spec.compressionLevel);
-        }
-        if (spec.packSizeMiB != null) {
-          init = init.withPackSize(spec.packSizeMiB << 20);
-        }
-        if (settings.kdf() != null) {
-          init = init.withKdf(settings.kdf().get());
-        }
-        repo = Repository.init(store, password.toCharArray(), init);
-        events.record(
-            bslr,
-            Events.NORMAL,
-            "Initialized",
-            "created repository " + repo.format().id() + " at " + url);
-      }
-      return repo;
-    } catch (NotReadyException | IOException | RuntimeException e) {
-      store.close();
-      throw e;
-    }
-  }
-
-  private Repository open(BlobStore store, String password, String url, Passwords passwords)
-      throws NotReadyException, IOException {
-    try {
-      return Repository.open(store, password.toCharArray(), settings.clock());
-    } catch (WrongPasswordException e) {
-      throw new NotReadyException(
-          "the password in "
-              + passwords.describe()
-              + " does not open the repository at "
-              + url
-              + ": put the repository's password in that Secret");
-    } catch (NotARepositoryException e) {
-      throw new NotReadyException(
-          url
-              + " holds data that is not a Stele repository ("
-              + e.getMessage()
-              + "): choose another name for this resource, or empty that path");
-    } catch (UnsupportedVersionException e) {
-      throw new NotReadyException(
-          "the repository at " + url + " needs a newer Stele: " + e.getMessage());
-    }
-  }
-
-  /** The resource cannot be Ready; the message says why and what to change. */
-  static final class NotReadyException extends Exception {
-    private static final long serialVersionUID = 1L;
-
-    NotReadyException(String message) {
-      super(message);
-    }
   }
 }
