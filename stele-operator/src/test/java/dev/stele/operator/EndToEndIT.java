@@ -195,7 +195,13 @@ class EndToEndIT {
     assertThat(ns.volumesCompleted).isEqualTo(3);
     assertThat(ns.volumesFailed).isEqualTo(1);
     assertThat(ns.message).contains("volume app2/broken/gone");
-    assertThat(op.eventReasons("nightly")).contains("WaitingForVolumes", "PartiallyFailed");
+    // The Event follows the status write that ended the backup.
+    assertThat(
+            await(
+                "nightly's PartiallyFailed event",
+                () -> op.eventReasons("nightly"),
+                r -> r.contains("PartiallyFailed")))
+        .contains("WaitingForVolumes", "PartiallyFailed");
 
     // kubectl apply -f restore.yaml: into app1-copy and app2-copy. The test schedules the
     // restored pods, as a kubelet would, once they exist.

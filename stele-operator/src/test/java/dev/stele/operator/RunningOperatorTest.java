@@ -142,7 +142,11 @@ class RunningOperatorTest {
     assertThat(awaitRepository("default", RepositoryPhase.NOT_READY).getStatus().message)
         .contains("BackupStorageLocation default is Unavailable");
     awaitRepository("team-a", RepositoryPhase.NOT_READY);
-    assertThat(op.eventReasons("default")).contains("Unavailable", "NotReady");
+    // Events follow the status writes awaited above.
+    Await.until(
+        "the repository's NotReady event",
+        () -> op.eventReasons("default"),
+        r -> r.contains("Unavailable") && r.contains("NotReady"));
 
     // Fixed: both repositories are Ready again, the same ones.
     client
