@@ -56,6 +56,7 @@ import picocli.CommandLine.Spec;
       NodeAgentCommand.class,
       RestoreWaitCommand.class,
       TrainingCommand.class,
+      BenchCommand.class,
     })
 public final class Main implements Callable<Integer> {
   @Option(
