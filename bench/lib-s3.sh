@@ -142,10 +142,12 @@ s3_argv() {
         restic:init)    ARGV=("${restic[@]}" init) ;;
         restic:backup*) ARGV=("${restic[@]}" backup --host bench src) ;;
         restic:restore) ARGV=("${restic[@]}" restore latest --target "$target") ;;
+        restic:check)   ARGV=("${restic[@]}" check) ;;
         restic:verify)  ARGV=("${restic[@]}" check --read-data) ;;
         stele:init)     ARGV=("$STELE" repo init "${stele[@]}" "${lock[@]}") ;;
         stele:backup*)  ARGV=("$STELE" snapshot create "${stele[@]}" src) ;;
         stele:restore)  ARGV=("$STELE" restore "${stele[@]}" latest --target "$target") ;;
+        stele:check)    ARGV=("$STELE" verify "${stele[@]}") ;;
         stele:verify)   ARGV=("$STELE" verify "${stele[@]}" --read-data) ;;
         *) die "no S3 command for $tool $step" ;;
     esac

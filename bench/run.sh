@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Benchmark Stele against restic and borg on the seeded dataset.
+# Benchmark Stele against restic and borg on the seeded dataset or the Linux kernel source.
 # See bench/README.md.  Knobs (environment):
-#   BENCH_SIZE   dataset size, default 1G (e.g. 30M for a quick check)
+#   BENCH_DATASET generated (bench/gen-dataset.py, the default) or linux (Debian's linux-source-6.1,
+#                6.1.176-1, then 6.1.192-3 as the mutation; fetched with apt-get download)
+#   BENCH_LINUX_PART  linux only: back up this subdirectory of the tree (e.g. fs) for a quick check
+#   BENCH_SIZE   generated dataset size, default 1G (e.g. 30M for a quick check)
 #   BENCH_RUNS   repetitions, default 1; the report shows medians (and min-max)
 #   BENCH_DIR    work directory, default bench/work (datasets are cached there)
 #   BENCH_SEED / BENCH_MUTATE_SEED   dataset and mutation seeds, default 1 / 2
@@ -11,6 +14,9 @@
 #   BENCH_S3_LOCK / BENCH_S3_RETENTION   s3 only: Stele's lock mode and period, default governance / 1d
 #   BENCH_QUIET_WAIT  before each step, wait up to this many seconds (default 180) for the rest of
 #                the machine to go quiet (under 0.25 CPU-s per second); 0 turns the wait off
+#   BENCH_WARM   1 (default): also time backups 1-3 in one Stele JVM (stele bench warm-backup)
+#   BENCH_FIXED  1 (default, local only): time the fixed cost of small commands on a repository of
+#                the dataset with BENCH_FIXED_SNAPSHOTS (100) snapshots, median of BENCH_FIXED_RUNS (5)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -21,6 +27,12 @@ BENCH_SEED=${BENCH_SEED:-1}
 BENCH_MUTATE_SEED=${BENCH_MUTATE_SEED:-2}
 BENCH_TARGET=${BENCH_TARGET:-local}
 BENCH_QUIET_WAIT=${BENCH_QUIET_WAIT:-180}
+BENCH_DATASET=${BENCH_DATASET:-generated}
+BENCH_LINUX_PART=${BENCH_LINUX_PART:-}
+BENCH_WARM=${BENCH_WARM:-1}
+BENCH_FIXED=${BENCH_FIXED:-1}
+BENCH_FIXED_SNAPSHOTS=${BENCH_FIXED_SNAPSHOTS:-100}
+BENCH_FIXED_RUNS=${BENCH_FIXED_RUNS:-5}
 if [[ $BENCH_TARGET == s3 ]]; then BENCH_TOOLS=${BENCH_TOOLS:-stele restic}; else BENCH_TOOLS=${BENCH_TOOLS:-stele restic borg}; fi
 PASSWORD=stele-bench-not-a-secret
 STELE="$ROOT/stele"
@@ -35,6 +47,10 @@ die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 [[ $BENCH_RUNS =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive integer, got '$BENCH_RUNS'"
 [[ $BENCH_SIZE =~ ^[0-9.]+[KMGTkmgt]?$ ]] || die "BENCH_SIZE must look like 1G, 30M or 512K, got '$BENCH_SIZE'"
+[[ $BENCH_DATASET == generated || $BENCH_DATASET == linux ]] \
+    || die "BENCH_DATASET must be generated or linux, got '$BENCH_DATASET'"
+[[ $BENCH_FIXED_SNAPSHOTS =~ ^[1-9][0-9]*$ && $BENCH_FIXED_RUNS =~ ^[1-9][0-9]*$ ]] \
+    || die "BENCH_FIXED_SNAPSHOTS and BENCH_FIXED_RUNS must be positive integers"
 case $BENCH_TARGET in
     local) ;;
     s3) source "$ROOT/bench/lib-s3.sh"; s3_check_config ;;
@@ -45,7 +61,7 @@ esac
 
 ensure_packages() {
     local missing=() pair
-    for pair in restic:restic borg:borgbackup rsync:rsync /usr/bin/time:time; do
+    for pair in restic:restic borg:borgbackup rsync:rsync /usr/bin/time:time xz:xz-utils; do
         command -v "${pair%%:*}" >/dev/null 2>&1 || missing+=("${pair#*:}")
     done
     ((${#missing[@]} == 0)) && return 0
@@ -87,10 +103,46 @@ tool_version() {
 # The cache key includes a hash of the generator, so changing it regenerates the data.
 DATA="$BENCH_DIR/data"
 GEN_HASH=$(sha256sum "$ROOT/bench/gen-dataset.py" | cut -c1-8)
-PRISTINE="$DATA/ds-$BENCH_SIZE-s$BENCH_SEED-g$GEN_HASH"
-MUTATED="$PRISTINE-m$BENCH_MUTATE_SEED"
+if [[ $BENCH_DATASET == linux ]]; then
+    LINUX_OLD=6.1.176-1 LINUX_NEW=6.1.192-3
+    PRISTINE="$DATA/linux-$LINUX_OLD/linux-source-6.1${BENCH_LINUX_PART:+/$BENCH_LINUX_PART}"
+    MUTATED="$DATA/linux-$LINUX_NEW/linux-source-6.1${BENCH_LINUX_PART:+/$BENCH_LINUX_PART}"
+    DATASET_NAME="linux${BENCH_LINUX_PART:+-${BENCH_LINUX_PART//\//-}}"
+else
+    PRISTINE="$DATA/ds-$BENCH_SIZE-s$BENCH_SEED-g$GEN_HASH"
+    MUTATED="$PRISTINE-m$BENCH_MUTATE_SEED"
+    DATASET_NAME=$BENCH_SIZE
+fi
+
+# linux_source VERSION: fetch Debian's linux-source-6.1 at VERSION and unpack its tarball into
+# $DATA/linux-VERSION/linux-source-6.1, once.
+linux_source() {
+    local v=$1 dir="$DATA/linux-$1"
+    if [[ -f $dir.done ]]; then
+        say "using the cached Linux $v source in $dir"
+        return 0
+    fi
+    say "fetching linux-source-6.1=$v (apt-get download) and unpacking it into $dir"
+    rm -rf "$dir" "$dir.tmp"
+    mkdir -p "$dir.tmp/deb"
+    (cd "$dir.tmp/deb" && apt-get download -q "linux-source-6.1=$v") \
+        || die "apt-get download linux-source-6.1=$v failed (is deb.debian.org/debian-security in the apt sources? run apt-get update)"
+    dpkg-deb -x "$dir.tmp/deb/"linux-source-6.1_*.deb "$dir.tmp/pkg" || die "dpkg-deb -x of linux-source-6.1=$v failed"
+    tar -xf "$dir.tmp/pkg/usr/src/linux-source-6.1.tar.xz" -C "$dir.tmp" || die "unpacking linux-source-6.1.tar.xz of $v failed"
+    rm -rf "$dir.tmp/deb" "$dir.tmp/pkg"
+    [[ -d $dir.tmp/linux-source-6.1 ]] || die "linux-source-6.1=$v holds no linux-source-6.1 directory"
+    mv "$dir.tmp" "$dir"
+    touch "$dir.done"
+}
 
 prepare_datasets() {
+    if [[ $BENCH_DATASET == linux ]]; then
+        mkdir -p "$DATA"
+        linux_source "$LINUX_OLD"
+        linux_source "$LINUX_NEW"
+        [[ -d $PRISTINE && -d $MUTATED ]] || die "BENCH_LINUX_PART=$BENCH_LINUX_PART is not a directory of both trees"
+        return 0
+    fi
     mkdir -p "$DATA"
     if [[ ! -f $PRISTINE.done ]]; then
         say "generating the $BENCH_SIZE dataset (seed $BENCH_SEED) in $PRISTINE"
@@ -126,6 +178,7 @@ warm() { find "$@" -type f -print0 | xargs -0 -r cat >/dev/null; }
 W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>/ live here
 RESULTS="$W/results.tsv"    # run tool step wall user sys maxrss_kib status
 SIZES="$W/sizes.tsv"        # run tool point bytes
+FIXED="$W/fixed.tsv"        # run tool command wall user sys maxrss_kib status
 MACHINE="$W/machine.tsv"    # run tool step load1 busy_s mon_s osd_s rgw_s t0 t1 (daemons: s3 only)
 FAILED_PEER=0
 MISMATCH=0
@@ -140,14 +193,17 @@ tool_argv() {
         restic:init)    ARGV=("${restic[@]}" init) ;;
         restic:backup*) ARGV=("${restic[@]}" backup --host bench src) ;;
         restic:restore) ARGV=("${restic[@]}" restore latest --target "$target") ;;
+        restic:check)   ARGV=("${restic[@]}" check) ;;
         restic:verify)  ARGV=("${restic[@]}" check --read-data) ;;
         borg:init)      ARGV=(borg init -e repokey "$repo") ;;
         borg:backup*)   ARGV=(borg create "$repo::b${step#backup}" src) ;;
         borg:restore)   ARGV=(borg extract "$repo::b3") ;;
+        borg:check)     ARGV=(borg check "$repo") ;;
         borg:verify)    ARGV=(borg check --verify-data "$repo") ;;
         stele:init)     ARGV=("$STELE" repo init --repo "$repo") ;;
         stele:backup*)  ARGV=("$STELE" snapshot create --repo "$repo" src) ;;
         stele:restore)  ARGV=("$STELE" restore --repo "$repo" latest --target "$target") ;;
+        stele:check)    ARGV=("$STELE" verify --repo "$repo") ;;
         stele:verify)   ARGV=("$STELE" verify --repo "$repo" --read-data) ;;
         *) die "no command for $tool $step" ;;
     esac
@@ -192,7 +248,7 @@ run_step() {
     local log="$W/logs/run$run-$tool-$step.log" tf="$W/logs/run$run-$tool-$step.time"
     case $step in
         backup*) warm "$W/src" ;;
-        restore | verify) [[ $BENCH_TARGET == s3 ]] || warm "$W/repo-$tool" ;;
+        restore | check | verify) [[ $BENCH_TARGET == s3 ]] || warm "$W/repo-$tool" ;;
     esac
     sync
     local rc=0 load1 busy0 busy1 srv0="" srv1="" t0 t1 waited
@@ -254,11 +310,112 @@ check_restore() {
     rm -rf "$target"
 }
 
+# timed OUT.time CMD...: run CMD in $W under /usr/bin/time, output in OUT; returns its status.
+timed() {
+    local out=$1
+    shift
+    (cd "$W" && exec /usr/bin/time -o "$out.time" -f '%e %U %S %M' "$@") </dev/null >"$out" 2>&1
+}
+
+# run_warm RUN: backups 1-3 of the round (pristine, unchanged, mutated) in one Stele JVM, into a
+# repository of their own; each backup's wall and CPU seconds go to results.tsv as warm1..warm3 (the
+# JVM's own clocks; RSS is the whole process's peak, so the same for all three).
+run_warm() {
+    local run=$1 repo="$W/repo-stele-warm" log="$W/logs/run$1-stele-warm.log"
+    rm -rf "$repo"
+    rsync -a --delete "$PRISTINE/" "$W/src/"
+    if ! timed "$W/logs/run$run-stele-warm-init.log" "$STELE" repo init --repo "$repo"; then
+        warn "stele repo init for the warm backups failed; log: $W/logs/run$run-stele-warm-init.log"
+        printf '%s\tstele\twarm1\t\t\t\t\tfailed\n' "$run" >>"$RESULTS"
+        return 0
+    fi
+    # Untimed, before runs 2 and 3: the mutation before 3, and a warm page cache before both.
+    local before="if [ \"\$RUN\" = 3 ]; then rsync -a --delete '$MUTATED/' '$W/src/'; fi
+        find '$W/src' -type f -print0 | xargs -0 -r cat >/dev/null; sync"
+    warm "$W/src"
+    sync
+    wait_quiet >/dev/null
+    if ! timed "$log" "$STELE" bench warm-backup --repo "$repo" --runs 3 --before-run "$before" src; then
+        warn "stele bench warm-backup failed; log: $log"
+        tail -n 15 "$log" >&2 || true
+        printf '%s\tstele\twarm1\t\t\t\t\tfailed\n' "$run" >>"$RESULTS"
+        return 0
+    fi
+    local rss
+    rss=$(tail -n 1 "$log.time" | cut -d' ' -f4)
+    awk -v r="$run" -v m="$rss" '$1 == "run" && $3 == "wall" {
+        printf "%s\tstele\twarm%s\t%s\t%s\t0\t%s\tok\n", r, $2, $4, $6, m }' "$log" >>"$RESULTS"
+    awk '$1 == "run" {printf "    stele   warm%s   %7.2f s wall %7.2f CPU s (one JVM)\n", $2, $4, $6}' "$log" >&2
+    rm -rf "$repo"
+}
+
+# fixed_cost: a repository of the dataset with BENCH_FIXED_SNAPSHOTS snapshots per tool (the
+# dataset once, then one small file changed before each further backup; Stele's through one JVM,
+# which writes the same snapshots as snapshot create, only faster), then each small command
+# BENCH_FIXED_RUNS times, tools alternating. Lines go to fixed.tsv: run tool command wall user sys
+# maxrss_kib status, and stele bench open's figures to index.tsv.
+fixed_cost() {
+    local n=$BENCH_FIXED_SNAPSHOTS t i c
+    local change="$W/src/.bench-fixed-change"
+    local -a restic=(restic -q -r "$W/fixed-restic" --cache-dir "$W/cache-restic-fixed")
+    local -a stele_repo=(--repo "$W/fixed-stele")
+    say "fixed cost: building repositories with $n snapshots"
+    rsync -a --delete "$PRISTINE/" "$W/src/"
+    rm -rf "$W/fixed-stele" "$W/fixed-restic" "$W/cache-restic-fixed"
+    for t in "${tools[@]}"; do
+        case $t in
+            stele)
+                timed "$W/logs/fixed-stele-build.log" "$STELE" repo init "${stele_repo[@]}" \
+                    && timed "$W/logs/fixed-stele-build.log" "$STELE" bench warm-backup "${stele_repo[@]}" \
+                        --runs "$n" --before-run "echo \$RUN >'$change'" src \
+                    || { warn "stele: building the fixed-cost repository failed; see $W/logs/fixed-stele-build.log"; continue; } ;;
+            restic)
+                rm -f "$change"
+                "${restic[@]}" init >"$W/logs/fixed-restic-build.log" 2>&1 || { warn "restic init failed"; continue; }
+                for ((i = 1; i <= n; i++)); do
+                    ((i > 1)) && echo "$i" >"$change"
+                    (cd "$W" && "${restic[@]}" backup --host bench src) >>"$W/logs/fixed-restic-build.log" 2>&1 \
+                        || { warn "restic backup $i for the fixed-cost repository failed"; break; }
+                done ;;
+        esac
+    done
+    declare -A cmd=(
+        [stele:version]="$STELE --version"
+        [stele:open]="$STELE bench open ${stele_repo[*]}"
+        [stele:status]="$STELE repo status ${stele_repo[*]}"
+        [stele:snapshots]="$STELE snapshot list ${stele_repo[*]}"
+        [restic:version]="restic version"
+        [restic:open]="${restic[*]} cat config"
+        [restic:snapshots]="${restic[*]} snapshots"
+    )
+    for ((i = 1; i <= BENCH_FIXED_RUNS; i++)); do
+        for c in version open status snapshots; do
+            for t in "${tools[@]}"; do
+                [[ -n ${cmd[$t:$c]:-} ]] || continue
+                local out="$W/logs/fixed-$t-$c-$i.log" wall user sys rss
+                # shellcheck disable=SC2086 # the paths in cmd have no spaces (checked at start)
+                if timed "$out" ${cmd[$t:$c]}; then
+                    read -r wall user sys rss < <(tail -n 1 "$out.time")
+                    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\n' "$i" "$t" "$c" "$wall" "$user" "$sys" "$rss" >>"$FIXED"
+                    [[ $t:$c == stele:open ]] && awk -v r="$i" 'NF == 2 {print r "\t" $1 "\t" $2}' "$out" >>"$W/index.tsv"
+                else
+                    printf '%s\t%s\t%s\t\t\t\t\tfailed\n' "$i" "$t" "$c" >>"$FIXED"
+                    warn "$t $c failed on the fixed-cost repository; log: $out"
+                fi
+            done
+        done
+    done
+    rm -rf "$W/fixed-stele" "$W/fixed-restic" "$W/cache-restic-fixed"
+}
+
 # ------------------------------------------------------------------ main
 
 mkdir -p "$BENCH_DIR"
 # Datasets, src, three repositories and a restore need about 6x the dataset size.
-need=$(awk -v s="$BENCH_SIZE" 'BEGIN {
+[[ $BENCH_DIR != *[[:space:]]* ]] || die "BENCH_DIR must not contain spaces: '$BENCH_DIR'"
+need_size=$BENCH_SIZE
+[[ $BENCH_DATASET == linux ]] && need_size=1.3G # each tree; both are kept
+need=$(awk -v s="$need_size" 'BEGIN {
     u = toupper(substr(s, length(s))); m = 1
     if (u == "K") m = 2^10; else if (u == "M") m = 2^20; else if (u == "G") m = 2^30; else if (u == "T") m = 2^40
     printf "%.0f", (s + 0) * m * 6 }')
@@ -287,6 +444,8 @@ rm -rf "$W"
 mkdir -p "$W/logs"
 : >"$RESULTS"
 : >"$SIZES"
+: >"$FIXED"
+: >"$W/index.tsv"
 : >"$MACHINE"
 LOAD_START=$(cut -d' ' -f1-3 /proc/loadavg)
 RGW_IDLE=""
@@ -308,7 +467,7 @@ for ((run = 1; run <= BENCH_RUNS; run++)); do
     rm -rf "$W/cache-restic" "$W/borg-base"
     export BORG_BASE_DIR="$W/borg-base"
     rsync -a --delete "$PRISTINE/" "$W/src/"
-    for step in init backup1 backup2 backup3 restore verify; do
+    for step in init backup1 backup2 backup3 restore check verify; do
         if [[ $step == backup3 ]]; then
             say "rsync the mutated dataset into src"
             rsync -a --delete "$MUTATED/" "$W/src/"
@@ -316,18 +475,29 @@ for ((run = 1; run <= BENCH_RUNS; run++)); do
         say "run $run: $step"
         for t in "${order[@]}"; do run_step "$run" "$t" "$step"; done
     done
+    if ((BENCH_WARM)) && [[ $BENCH_TARGET == local && -z ${BROKEN[stele]:-} && " ${order[*]} " == *" stele "* ]]; then
+        say "run $run: backups 1-3 in one Stele JVM (warm path)"
+        run_warm "$run"
+    fi
 done
+if ((BENCH_FIXED)) && [[ $BENCH_TARGET == local ]]; then
+    fixed_cost
+fi
 
 # ------------------------------------------------------------------ report
 
 mkdir -p "$ROOT/bench/results"
-suffix=$BENCH_SIZE
-[[ $BENCH_TARGET == s3 ]] && suffix=s3-$BENCH_SIZE
+suffix=$DATASET_NAME
+[[ $BENCH_TARGET == s3 ]] && suffix=s3-$DATASET_NAME
 out="$ROOT/bench/results/$(date +%Y-%m-%d)-$suffix.md"
 [[ -e $out ]] && out="$ROOT/bench/results/$(date +%Y-%m-%d-%H%M%S)-$suffix.md"
 {
     echo "date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
     echo "size=$BENCH_SIZE"
+    echo "dataset=$BENCH_DATASET"
+    [[ $BENCH_DATASET == linux ]] && echo "dataset_desc=Linux source from Debian's linux-source-6.1 $LINUX_OLD${BENCH_LINUX_PART:+ (only $BENCH_LINUX_PART/)}, mutated to $LINUX_NEW by rsync -a --delete"
+    echo "fixed_snapshots=$BENCH_FIXED_SNAPSHOTS"
+    echo "fixed_runs=$BENCH_FIXED_RUNS"
     echo "seed=$BENCH_SEED"
     echo "mutate_seed=$BENCH_MUTATE_SEED"
     echo "runs=$BENCH_RUNS"
@@ -354,8 +524,10 @@ out="$ROOT/bench/results/$(date +%Y-%m-%d)-$suffix.md"
     echo "commit=$(git -C "$ROOT" describe --always --dirty 2>/dev/null || echo unknown)"
     for t in stele restic borg; do echo "version_$t=$(tool_version "$t")"; done
     echo "java=$(java -version 2>&1 | head -n 1)"
-    echo "dataset_log=$PRISTINE.log"
-    echo "mutation_log=$MUTATED.log"
+    if [[ $BENCH_DATASET == generated ]]; then
+        echo "dataset_log=$PRISTINE.log"
+        echo "mutation_log=$MUTATED.log"
+    fi
 } >"$W/meta.env"
 python3 "$ROOT/bench/report.py" "$W" >"$out"
 cat "$out"
