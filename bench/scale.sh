@@ -77,7 +77,7 @@ measure_repo() { # SERIES X REPO
 # Logical data: N hard-linked copies of the dataset under copy-<i>/, one backup into a new repository.
 for n in 1 10 100; do
     ((n * UNIT <= MAX)) || break
-    x=$(awk -v b="$((n * UNIT))" 'BEGIN {printf "%g", b / 2^30}') # GiB
+    x=$(awk -v b="$((n * UNIT))" 'BEGIN {printf "%.3g", b / 2^30}') # GiB
     say "logical data: $n copies ($x GiB)"
     mkdir -p "$W/src"
     for ((i = 1; i <= n; i++)); do
