@@ -136,14 +136,13 @@ linux_source() {
 }
 
 prepare_datasets() {
+    mkdir -p "$DATA"
     if [[ $BENCH_DATASET == linux ]]; then
-        mkdir -p "$DATA"
         linux_source "$LINUX_OLD"
         linux_source "$LINUX_NEW"
         [[ -d $PRISTINE && -d $MUTATED ]] || die "BENCH_LINUX_PART=$BENCH_LINUX_PART is not a directory of both trees"
         return 0
     fi
-    mkdir -p "$DATA"
     if [[ ! -f $PRISTINE.done ]]; then
         say "generating the $BENCH_SIZE dataset (seed $BENCH_SEED) in $PRISTINE"
         rm -rf "$PRISTINE" "$PRISTINE.tmp"
@@ -310,7 +309,7 @@ check_restore() {
     rm -rf "$target"
 }
 
-# timed OUT.time CMD...: run CMD in $W under /usr/bin/time, output in OUT; returns its status.
+# timed OUT CMD...: run CMD in $W under /usr/bin/time; its output goes to OUT, the time to OUT.time.
 timed() {
     local out=$1
     shift

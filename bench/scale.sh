@@ -102,7 +102,7 @@ for want in $SCALE_SNAPSHOTS; do
     say "snapshots: $want"
     if ((want - 1 > have)); then
         "$STELE" bench warm-backup --repo "$W/repo" --runs $((want - 1 - have)) \
-            --before-run "date +%s%N >'$W/src/change'" src >"$W/logs/snapshots-build-$want.log" 2>&1 \
+            --before-run "date +%s%N >'$W/src/change'" "$W/src" >"$W/logs/snapshots-build-$want.log" 2>&1 \
             || die "building $want snapshots failed (log: $W/logs/snapshots-build-$want.log)"
         have=$((want - 1))
     fi

@@ -82,11 +82,12 @@ final class BenchCommand extends GroupCommand {
           out()
               .printf(
                   Locale.ROOT,
-                  "run %d wall %.3f cpu %.3f files %d bytes_new %d%n",
+                  "run %d wall %.3f cpu %.3f files %d files_new %d bytes_new %d%n",
                   run,
                   (System.nanoTime() - t0) / 1e9,
                   (cpuNanos() - cpu0) / 1e9,
                   s.files(),
+                  s.filesNew(),
                   s.bytesNew());
           out().flush();
         }
