@@ -297,9 +297,9 @@ def main():
         p("")
 
     fixed = {}
-    for run, tool, c, fw, fu, fs, fm, status in read_tsv(os.path.join(work, "fixed.tsv"), 8):
+    for _run, tool, c, fwall, fuser, fsys, frss, status in read_tsv(os.path.join(work, "fixed.tsv"), 8):
         if status == "ok":
-            fixed.setdefault((tool, c), []).append((float(fw), float(fu) + float(fs), int(fm) / 1024))
+            fixed.setdefault((tool, c), []).append((float(fwall), float(fuser) + float(fsys), int(frss) / 1024))
 
     def fw(tool, c):
         return med([x[0] for x in fixed.get((tool, c), [])])
@@ -362,11 +362,10 @@ def main():
         rows.append(("warm: backup 3 in one JVM ≥ 1.5× faster than restic's backup 3",)
                     + speedup_target("warm3", 1.5, "backup3"))
     if fixed:
-        for c, what, limit in (("open", "fixed cost of a command (`stele bench open`) ≤ 0.3 s", 0.3),
-                               ("snapshots", "`snapshot list` < 0.5 s", 0.5)):
-            v = fw("stele", c)
-            rows.append((what, "n/a" if v is None else f"{v:.2f} s",
-                         verdict(None if v is None else v <= limit if c == "open" else v < limit)))
+        v_open, v_list = fw("stele", "open"), fw("stele", "snapshots")
+        rows.append(("fixed cost of a command (`stele bench open`) ≤ 0.3 s", fmt(v_open) + " s",
+                     verdict(None if v_open is None else v_open <= 0.3)))
+        rows.append(("`snapshot list` < 0.5 s", fmt(v_list) + " s", verdict(None if v_list is None else v_list < 0.5)))
         rows.append(("`backup get` < 0.5 s", "not measured (needs an API server)", "n/a"))
     s3, r3 = size_mib("stele", "backup3"), size_mib("restic", "backup3")
     s1, r1 = size_mib("stele", "backup1"), size_mib("restic", "backup1")
