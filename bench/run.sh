@@ -348,6 +348,29 @@ run_warm() {
     rm -rf "$repo"
 }
 
+# start_api_server: the test API server with BENCH_FIXED_SNAPSHOTS completed Backups, for timing
+# stele backup get (stele-cli's test harness BackupGetServer, compiled here with its test classpath).
+# It serves until fd 9 closes. Sets API_KUBECONFIG; warns and returns 1 if it cannot start.
+start_api_server() {
+    local cp="$W/test-classpath.txt" log="$W/logs/api-server.log" i
+    say "fixed cost: compiling and starting the test API server for backup get"
+    if ! (cd "$ROOT" && mvn -B -o -q -pl stele-cli -am test-compile dependency:build-classpath \
+            -Dmdep.includeScope=test -Dmdep.outputFile="$cp") >"$W/logs/api-server-build.log" 2>&1; then
+        warn "cannot build the test API server (log: $W/logs/api-server-build.log): backup get is not timed"
+        return 1
+    fi
+    mkdir -p "$W/k8s"
+    exec 9> >(exec java -cp "$ROOT/stele-cli/target/test-classes:$(cat "$cp")" \
+        dev.stele.cli.cluster.BackupGetServer "$W/k8s" "$BENCH_FIXED_SNAPSHOTS" >"$log" 2>&1)
+    for ((i = 0; i < 120; i++)); do
+        API_KUBECONFIG=$(awk '$1 == "ready" {print $2}' "$log" 2>/dev/null || true)
+        [[ -n $API_KUBECONFIG ]] && return 0
+        sleep 1
+    done
+    warn "the test API server did not start in 120 s (log: $log): backup get is not timed"
+    return 1
+}
+
 # fixed_cost: a repository of the dataset with BENCH_FIXED_SNAPSHOTS snapshots per tool (the
 # dataset once, then one small file changed before each further backup; Stele's through one JVM,
 # which writes the same snapshots as snapshot create, only faster), then each small command
@@ -387,8 +410,11 @@ fixed_cost() {
         [restic:open]="${restic[*]} cat config"
         [restic:snapshots]="${restic[*]} snapshots"
     )
+    if [[ " ${tools[*]} " == *" stele "* ]] && start_api_server; then
+        cmd[stele:get]="$STELE backup get --kubeconfig $API_KUBECONFIG"
+    fi
     for ((i = 1; i <= BENCH_FIXED_RUNS; i++)); do
-        for c in version open status snapshots; do
+        for c in version open status snapshots get; do
             for t in "${tools[@]}"; do
                 [[ -n ${cmd[$t:$c]:-} ]] || continue
                 local out="$W/logs/fixed-$t-$c-$i.log" wall user sys rss
@@ -404,6 +430,7 @@ fixed_cost() {
             done
         done
     done
+    exec 9>&- # the API server, if started, sees its input close and stops
     rm -rf "$W/fixed-stele" "$W/fixed-restic" "$W/cache-restic-fixed"
 }
 
