@@ -18,7 +18,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stele bench …}, hidden: measurements {@code bench/run.sh} and {@code bench/scale.sh} need
- * from inside one JVM (bench/README.md). Each prints one {@code key value} line per figure.
+ * from inside one JVM (bench/README.md), printed as names and numbers for the scripts to read.
  */
 @Command(
     name = "bench",
