@@ -311,7 +311,7 @@ def main():
     if fixed:
         p(f"Fixed cost: one fresh process per command on a repository of the dataset with "
           f"{meta.get('fixed_snapshots')} snapshots (the dataset once, then one small change before each), "
-          f"median of {meta.get('fixed_runs')} runs, tools alternated.")
+          f"median of {meta.get('fixed_runs')} run(s), tools alternated.")
         p("")
         p("| command | stele wall s | CPU s | RSS MiB | restic command | restic wall s | restic/stele |")
         p("|---|---|---|---|---|---|---|")
