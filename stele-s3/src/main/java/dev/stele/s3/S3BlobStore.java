@@ -17,14 +17,18 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -61,6 +65,7 @@ public final class S3BlobStore implements BlobStore {
   private final S3Retries retries;
   private final S3Creates creates;
   private final KnownRetention known = new KnownRetention(Clock.systemUTC());
+  private final ConcurrentHashMap<String, Boolean> listedDirectories = new ConcurrentHashMap<>();
 
   S3BlobStore(S3Clients clients, S3Location location, BucketConfig config, S3Options options) {
     this.clients = clients;
@@ -294,6 +299,10 @@ public final class S3BlobStore implements BlobStore {
    */
   String originalVersion(String name) throws IOException {
     String cached = known.versionId(name);
+    if (cached == null) {
+      learnVersionsUnder(name);
+      cached = known.versionId(name);
+    }
     if (cached != null) {
       return cached;
     }
@@ -305,6 +314,48 @@ public final class S3BlobStore implements BlobStore {
       }
     }
     throw new BlobNotFoundException(name);
+  }
+
+  /**
+   * On the first miss under a directory ({@code packs/} holds a repository's packs), one
+   * ListObjectVersions page of it. If that page is all of it, the original version of every key
+   * with a single version is known from then on, so checking the retention of many reused packs
+   * costs one listing rather than one each. A key with several versions (someone's overwrite) is
+   * left to the per-key listing; a directory bigger than a page costs that one page, once.
+   */
+  private void learnVersionsUnder(String name) {
+    int slash = name.lastIndexOf('/');
+    if (slash >= 0) {
+      listedDirectories.computeIfAbsent(
+          name.substring(0, slash + 1),
+          directory -> {
+            listOnePage(directory);
+            return true;
+          });
+    }
+  }
+
+  private void listOnePage(String directory) {
+    String keyPrefix = location.keyPrefix();
+    ListObjectVersionsResponse page;
+    try {
+      page =
+          clients.reads.listObjectVersions(
+              b -> b.bucket(location.bucket()).prefix(keyPrefix + directory).maxKeys(1000));
+    } catch (SdkException e) {
+      return; // only a shortcut: the per-key listing follows
+    }
+    if (Boolean.TRUE.equals(page.isTruncated())) {
+      return;
+    }
+    Map<String, Long> versionsOfKey =
+        page.versions().stream()
+            .collect(Collectors.groupingBy(ObjectVersion::key, Collectors.counting()));
+    for (ObjectVersion v : page.versions()) {
+      if (versionsOfKey.getOrDefault(v.key(), 0L) == 1 && v.key().startsWith(keyPrefix)) {
+        known.rememberVersion(v.key().substring(keyPrefix.length()), v.versionId());
+      }
+    }
   }
 
   @Override

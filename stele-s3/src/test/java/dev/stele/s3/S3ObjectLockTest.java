@@ -353,6 +353,30 @@ class S3ObjectLockTest {
   }
 
   @Test
+  void checksOfManyBlobsListTheirDirectoryOnceAndAnOverwrittenKeyOnItsOwn() throws IOException {
+    S3Location location = TestBuckets.location(bucket);
+    Instant created = inAMinute();
+    try (S3BlobStore writer = S3BlobStore.open(location)) {
+      for (int i = 0; i < 3; i++) {
+        writer.create("packs/p" + i, new byte[] {(byte) i}, Retention.of(Mode.GOVERNANCE, created));
+      }
+    }
+    String overwritten = location.key("packs/p2");
+    raw.writes.putObject(
+        b -> b.bucket(bucket).key(overwritten), RequestBody.fromBytes(new byte[] {66}));
+    RequestLog log = new RequestLog();
+    try (S3BlobStore store = S3BlobStore.open(location, S3Options.defaults(), List.of(log))) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(store.retention("packs/p" + i))
+            .as("packs/p%d", i)
+            .isEqualTo(Retention.of(Mode.GOVERNANCE, created));
+      }
+      assertThat(log.count("ListObjectVersions")).as(log.toString()).isEqualTo(2);
+      assertThat(log.count("GetObjectRetention")).as(log.toString()).isEqualTo(3);
+    }
+  }
+
+  @Test
   void aRetentionReadBackFarAheadIsTrustedAndOneCloseToItsEndIsReadAgain() throws IOException {
     RequestLog log = new RequestLog();
     try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(log))) {
