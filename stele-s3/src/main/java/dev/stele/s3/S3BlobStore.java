@@ -352,7 +352,7 @@ public final class S3BlobStore implements BlobStore {
         page.versions().stream()
             .collect(Collectors.groupingBy(ObjectVersion::key, Collectors.counting()));
     for (ObjectVersion v : page.versions()) {
-      if (versionsOfKey.getOrDefault(v.key(), 0L) == 1 && v.key().startsWith(keyPrefix)) {
+      if (versionsOfKey.getOrDefault(v.key(), 0L) == 1) {
         known.rememberVersion(v.key().substring(keyPrefix.length()), v.versionId());
       }
     }
