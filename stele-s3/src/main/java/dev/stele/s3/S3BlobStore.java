@@ -11,19 +11,24 @@ import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
 import java.io.EOFException;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -59,13 +64,15 @@ public final class S3BlobStore implements BlobStore {
   private final BucketConfig config;
   private final S3Retries retries;
   private final S3Creates creates;
+  private final KnownRetention known = new KnownRetention(Clock.systemUTC());
+  private final ConcurrentHashMap<String, Boolean> listedDirectories = new ConcurrentHashMap<>();
 
   S3BlobStore(S3Clients clients, S3Location location, BucketConfig config, S3Options options) {
     this.clients = clients;
     this.location = location;
     this.config = config;
     this.retries = S3Retries.of(options);
-    this.creates = new S3Creates(clients, location, config, options, retries);
+    this.creates = new S3Creates(clients, location, config, options, retries, known);
   }
 
   /** A store at {@code location} with default options; reads the bucket's configuration. */
@@ -217,6 +224,7 @@ public final class S3BlobStore implements BlobStore {
   @Override
   public void delete(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
+    known.forget(name);
     // Newest first: should a version be retained, the ones already gone are the newer ones, and
     // the key keeps showing the (identical, since names are unique) older content. Markers last.
     List<BlobVersion> all = versions(name);
@@ -267,12 +275,20 @@ public final class S3BlobStore implements BlobStore {
    * The retention of the version Stele created. On a versioned bucket that is the key's <em>oldest
    * </em> version: names are unique by construction, so any later version is someone else's
    * overwrite, and what the repository needs retained is the original. (Reads still go to the
-   * current version, see {@link #read(String)}.)
+   * current version, see {@link #read(String)}.) A retention read back recently and far enough
+   * ahead is answered without a request ({@link KnownRetention}).
    */
   @Override
   public Retention retention(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
-    return creates.retentionOf(name, key, config.versioned() ? originalVersion(name) : null);
+    Retention trusted = known.trusted(name);
+    if (trusted != null) {
+      return trusted;
+    }
+    String versionId = config.versioned() ? originalVersion(name) : null;
+    Retention read = creates.retentionOf(name, key, versionId);
+    known.remember(name, versionId, read);
+    return read;
   }
 
   /**
@@ -282,13 +298,64 @@ public final class S3BlobStore implements BlobStore {
    * @throws BlobNotFoundException if the key has no version at all
    */
   String originalVersion(String name) throws IOException {
+    String cached = known.versionId(name);
+    if (cached == null) {
+      learnVersionsUnder(name);
+      cached = known.versionId(name);
+    }
+    if (cached != null) {
+      return cached;
+    }
     List<BlobVersion> all = versions(name);
     for (int i = all.size() - 1; i >= 0; i--) {
       if (!all.get(i).deleteMarker()) {
+        known.rememberVersion(name, all.get(i).versionId());
         return all.get(i).versionId();
       }
     }
     throw new BlobNotFoundException(name);
+  }
+
+  /**
+   * On the first miss under a directory ({@code packs/} holds a repository's packs), one
+   * ListObjectVersions page of it. If that page is all of it, the original version of every key
+   * with a single version is known from then on, so checking the retention of many reused packs
+   * costs one listing rather than one each. A key with several versions (someone's overwrite) is
+   * left to the per-key listing; a directory bigger than a page costs that one page, once.
+   */
+  private void learnVersionsUnder(String name) {
+    int slash = name.lastIndexOf('/');
+    if (slash >= 0) {
+      listedDirectories.computeIfAbsent(
+          name.substring(0, slash + 1),
+          directory -> {
+            listOnePage(directory);
+            return true;
+          });
+    }
+  }
+
+  private void listOnePage(String directory) {
+    String keyPrefix = location.keyPrefix();
+    ListObjectVersionsResponse page;
+    try {
+      page =
+          clients.reads.listObjectVersions(
+              b -> b.bucket(location.bucket()).prefix(keyPrefix + directory).maxKeys(1000));
+    } catch (SdkException e) {
+      return; // only a shortcut: the per-key listing follows
+    }
+    if (Boolean.TRUE.equals(page.isTruncated())) {
+      return;
+    }
+    Map<String, Long> versionsOfKey =
+        page.versions().stream()
+            .collect(Collectors.groupingBy(ObjectVersion::key, Collectors.counting()));
+    for (ObjectVersion v : page.versions()) {
+      if (versionsOfKey.getOrDefault(v.key(), 0L) == 1) {
+        known.rememberVersion(v.key().substring(keyPrefix.length()), v.versionId());
+      }
+    }
   }
 
   @Override
@@ -296,6 +363,11 @@ public final class S3BlobStore implements BlobStore {
       throws IOException {
     String key = location.key(BlobNames.check(name));
     Objects.requireNonNull(mode, "mode");
+    Instant wanted = S3Creates.ceilSeconds(until);
+    Retention trusted = known.trusted(name);
+    if (trusted != null && !wanted.isAfter(trusted.until())) {
+      return trusted;
+    }
     String versionId;
     if (config.versioned()) {
       // The original version, not the current one: an attacker's overwrite must not divert the
@@ -308,8 +380,11 @@ public final class S3BlobStore implements BlobStore {
       }
       versionId = head.versionId();
     }
-    Retention current = creates.retentionOf(name, key, versionId);
-    Instant wanted = S3Creates.ceilSeconds(until);
+    // What a check read moments ago (ensureRetained reads, then extends) is a lower bound of
+    // what is in force; should the server hold more, the extension below is refused as a
+    // shortening and the fresh read after it decides.
+    Retention recent = known.recent(name);
+    Retention current = recent != null ? recent : creates.retentionOf(name, key, versionId);
     if (!current.isNone() && !wanted.isAfter(current.until())) {
       return current;
     }
@@ -321,8 +396,25 @@ public final class S3BlobStore implements BlobStore {
       throw new IOException(
           name + ": bucket " + location.bucket() + " has no object lock; cannot retain it");
     }
-    creates.putRetention(name, key, versionId, Retention.of(keep, wanted));
-    return creates.verifyRetention(name, key, versionId, Retention.of(keep, wanted));
+    Retention extended = Retention.of(keep, wanted);
+    try {
+      creates.putRetention(name, key, versionId, extended);
+    } catch (IOException refused) {
+      known.forget(name);
+      if (recent == null) {
+        throw refused;
+      }
+      // Perhaps extended meanwhile beyond what we asked for: then the server holds enough.
+      Retention now = creates.retentionOf(name, key, versionId);
+      if (!now.lastsUntil(wanted) || now.mode().compareTo(keep) < 0) {
+        throw refused;
+      }
+      known.remember(name, versionId, now);
+      return now;
+    }
+    Retention verified = creates.verifyRetention(name, key, versionId, extended);
+    known.remember(name, versionId, verified);
+    return verified;
   }
 
   @Override

@@ -60,18 +60,21 @@ final class S3Creates {
   private final BucketConfig config;
   private final S3Options options;
   private final S3Retries retries;
+  private final KnownRetention known;
 
   S3Creates(
       S3Clients clients,
       S3Location location,
       BucketConfig config,
       S3Options options,
-      S3Retries retries) {
+      S3Retries retries,
+      KnownRetention known) {
     this.clients = clients;
     this.location = location;
     this.config = config;
     this.options = options;
     this.retries = retries;
+    this.known = known;
   }
 
   void create(String name, byte[] data, Retention requested) throws IOException {
@@ -119,21 +122,29 @@ final class S3Creates {
         }
       }
     }
+    // Only a version known to be the key's oldest may stand for the original in later checks.
+    boolean original = !config.versioned();
     if (ours && versionId != null && config.versioned()) {
-      checkFirst(name, key, versionId);
+      original = checkFirst(name, key, versionId);
     }
     if (!retention.isNone()) {
+      Retention verified;
       if (multipart || !ours) {
         // Lock headers were not sent with the object (multipart), or we cannot tell whether the
         // attempt that landed carried them: set retention on the version now (extend-only).
         Retention current = retentionOf(name, key, versionId);
         if (!current.isNone() && !current.until().isBefore(retention.until())) {
-          requireAtLeast(name, retention, current); // already read: no second GET
-          return;
+          verified = requireAtLeast(name, retention, current); // already read: no second GET
+        } else {
+          putRetention(name, key, versionId, retention);
+          verified = verifyRetention(name, key, versionId, retention);
         }
-        putRetention(name, key, versionId, retention);
+      } else {
+        verified = verifyRetention(name, key, versionId, retention);
       }
-      verifyRetention(name, key, versionId, retention);
+      if (original) {
+        known.remember(name, versionId, verified);
+      }
     }
   }
 
@@ -214,8 +225,12 @@ final class S3Creates {
     }
   }
 
-  /** Fails the create if an older version of the key was there before ours. */
-  private void checkFirst(String name, String key, String versionId) throws IOException {
+  /**
+   * Fails the create if an older version of the key was there before ours.
+   *
+   * @return whether ours is the key's oldest version (not merely the first after a delete marker)
+   */
+  private boolean checkFirst(String name, String key, String versionId) throws IOException {
     record Entry(String versionId, boolean marker, Instant modified) {}
     List<Entry> entries = new ArrayList<>();
     try {
@@ -247,7 +262,7 @@ final class S3Creates {
           name + ": version " + versionId + " just written is missing from the version listing");
     }
     if (mine + 1 >= ordered.size() || ordered.get(mine + 1).marker()) {
-      return; // first since the key was created or last deleted
+      return mine + 1 >= ordered.size(); // first since the key was created or last deleted
     }
     String winner = ordered.get(mine + 1).versionId();
     try {

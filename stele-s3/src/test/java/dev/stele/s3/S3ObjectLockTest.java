@@ -326,6 +326,109 @@ class S3ObjectLockTest {
   }
 
   @Test
+  void aCheckThenAnExtensionListsTheVersionsAndReadsTheRetentionOnce() throws IOException {
+    S3Location location = TestBuckets.location(bucket);
+    Instant created = inAMinute();
+    try (S3BlobStore writer = S3BlobStore.open(location)) {
+      writer.create("packs/reused", new byte[] {5}, Retention.of(Mode.GOVERNANCE, created));
+    }
+    RequestLog log = new RequestLog();
+    // A later process: it knows nothing of the blob yet.
+    try (S3BlobStore store = S3BlobStore.open(location, S3Options.defaults(), List.of(log))) {
+      assertThat(store.retention("packs/reused")).isEqualTo(Retention.of(Mode.GOVERNANCE, created));
+      Instant later = created.plusSeconds(60);
+      assertThat(store.extendRetention("packs/reused", Mode.GOVERNANCE, later))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, later));
+      assertThat(log.count("ListObjectVersions")).as(log.toString()).isEqualTo(1);
+      assertThat(log.count("GetObjectRetention")).as(log.toString()).isEqualTo(2);
+      assertThat(log.count("PutObjectRetention")).as(log.toString()).isEqualTo(1);
+      String key = location.key("packs/reused");
+      assertThat(
+              raw.reads
+                  .getObjectRetention(b -> b.bucket(bucket).key(key))
+                  .retention()
+                  .retainUntilDate())
+          .isEqualTo(later);
+    }
+  }
+
+  @Test
+  void checksOfManyBlobsListTheirDirectoryOnceAndAnOverwrittenKeyOnItsOwn() throws IOException {
+    S3Location location = TestBuckets.location(bucket);
+    Instant created = inAMinute();
+    try (S3BlobStore writer = S3BlobStore.open(location)) {
+      for (int i = 0; i < 3; i++) {
+        writer.create("packs/p" + i, new byte[] {(byte) i}, Retention.of(Mode.GOVERNANCE, created));
+      }
+    }
+    String overwritten = location.key("packs/p2");
+    raw.writes.putObject(
+        b -> b.bucket(bucket).key(overwritten), RequestBody.fromBytes(new byte[] {66}));
+    RequestLog log = new RequestLog();
+    try (S3BlobStore store = S3BlobStore.open(location, S3Options.defaults(), List.of(log))) {
+      for (int i = 0; i < 3; i++) {
+        assertThat(store.retention("packs/p" + i))
+            .as("packs/p%d", i)
+            .isEqualTo(Retention.of(Mode.GOVERNANCE, created));
+      }
+      assertThat(log.count("ListObjectVersions")).as(log.toString()).isEqualTo(2);
+      assertThat(log.count("GetObjectRetention")).as(log.toString()).isEqualTo(3);
+    }
+  }
+
+  @Test
+  void aRetentionReadBackFarAheadIsTrustedAndOneCloseToItsEndIsReadAgain() throws IOException {
+    RequestLog log = new RequestLog();
+    try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(log))) {
+      Instant far = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS);
+      Instant near = inAMinute();
+      store.create("packs/far", new byte[] {6}, Retention.of(Mode.GOVERNANCE, far));
+      store.create("packs/near", new byte[] {7}, Retention.of(Mode.GOVERNANCE, near));
+      log.clear();
+      assertThat(store.retention("packs/far")).isEqualTo(Retention.of(Mode.GOVERNANCE, far));
+      assertThat(store.extendRetention("packs/far", Mode.GOVERNANCE, far.minusSeconds(60)))
+          .isEqualTo(Retention.of(Mode.GOVERNANCE, far));
+      assertThat(log.lines())
+          .as("what the create read back, far ahead, needs no request")
+          .isEmpty();
+
+      assertThat(store.retention("packs/near")).isEqualTo(Retention.of(Mode.GOVERNANCE, near));
+      assertThat(log.count("GetObjectRetention")).as(log.toString()).isEqualTo(1);
+      assertThat(log.count("ListObjectVersions"))
+          .as("the original version is known from the create")
+          .isZero();
+    }
+  }
+
+  @Test
+  void anExtensionFromAStaleCheckNeverShortensWhatSomeoneElseExtended() throws IOException {
+    try (S3BlobStore store = TestBuckets.store(bucket)) {
+      Instant created = inAMinute();
+      store.create("packs/shared", new byte[] {8}, Retention.of(Mode.GOVERNANCE, created));
+      assertThat(store.retention("packs/shared")).isEqualTo(Retention.of(Mode.GOVERNANCE, created));
+      // Another process extends it further after our check.
+      Instant theirs = created.plusSeconds(120);
+      String key = store.location().key("packs/shared");
+      raw.writes.putObjectRetention(
+          b ->
+              b.bucket(bucket)
+                  .key(key)
+                  .retention(
+                      r -> r.mode(ObjectLockRetentionMode.GOVERNANCE).retainUntilDate(theirs)));
+
+      Instant ours = created.plusSeconds(60);
+      assertThat(store.extendRetention("packs/shared", Mode.GOVERNANCE, ours).until())
+          .isEqualTo(theirs);
+      assertThat(
+              raw.reads
+                  .getObjectRetention(b -> b.bucket(bucket).key(key))
+                  .retention()
+                  .retainUntilDate())
+          .isEqualTo(theirs);
+    }
+  }
+
+  @Test
   void bucketInspectionReportsVersioningLockAndDefaultRule() throws IOException {
     String locked = TestBuckets.create(raw.reads, true);
     BucketConfig lockConfig = BucketInspector.inspect(raw.reads, locked);
