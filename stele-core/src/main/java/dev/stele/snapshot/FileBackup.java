@@ -46,9 +46,9 @@ import java.util.stream.Stream;
  * <p>A pipeline: walker threads list and stat directories (subdirectories in parallel, joined in
  * name order) and build trees; reader threads read, chunk and hash files; sealer threads compress
  * and encrypt new chunks; the {@link ChunkWriter} packs and uploads them. Files whose size, times,
- * device and inode match the parent snapshot reuse its chunk list unread. Two semaphores bound what
- * is in flight (files being read, bytes waiting to be sealed), so memory stays flat whatever the
- * input size.
+ * device and inode match the parent snapshot reuse its chunk list unread, and directories whose
+ * entries all match reuse its tree chunk. Two semaphores bound what is in flight (files being read,
+ * bytes waiting to be sealed), so memory stays flat whatever the input size.
  *
  * <p>The snapshot is committed by a {@link SnapshotWriter}: its manifest is written last, once
  * every chunk is durable and indexed and what it reuses is retained as long as the snapshot needs;
