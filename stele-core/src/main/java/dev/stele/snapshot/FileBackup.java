@@ -46,9 +46,9 @@ import java.util.stream.Stream;
  * <p>A pipeline: walker threads list and stat directories (subdirectories in parallel, joined in
  * name order) and build trees; reader threads read, chunk and hash files; sealer threads compress
  * and encrypt new chunks; the {@link ChunkWriter} packs and uploads them. Files whose size, times,
- * device and inode match the parent snapshot reuse its chunk list unread. Two semaphores bound what
- * is in flight (files being read, bytes waiting to be sealed), so memory stays flat whatever the
- * input size.
+ * device and inode match the parent snapshot reuse its chunk list unread, and directories whose
+ * entries all match reuse its tree chunk. Two semaphores bound what is in flight (files being read,
+ * bytes waiting to be sealed), so memory stays flat whatever the input size.
  *
  * <p>The snapshot is committed by a {@link SnapshotWriter}: its manifest is written last, once
  * every chunk is durable and indexed and what it reuses is retained as long as the snapshot needs;
@@ -114,7 +114,7 @@ public final class FileBackup {
     sealers = executor("stele-seal", options.threads());
     try {
       distrustDamagedPacks(snapshot.index());
-      Tree parentRoot =
+      ParentTree parentRoot =
           options.parent() == null
               ? null
               : parentTreeOf(new SnapshotBrowser(repo).root(options.parent()));
@@ -166,7 +166,7 @@ public final class FileBackup {
    * The root tree mirrors the absolute paths of the sources: {@code /home/a/docs} becomes root →
    * home → a → docs, with the ancestors' own metadata.
    */
-  private Id writeSyntheticRoot(List<Path> sources, Tree parentRoot) throws IOException {
+  private Id writeSyntheticRoot(List<Path> sources, ParentTree parentRoot) throws IOException {
     PathTrie trie = new PathTrie(Path.of("/"));
     sources.forEach(trie::add);
     if (trie.isSource) {
@@ -176,12 +176,12 @@ public final class FileBackup {
     return writeTrieLevel(trie, parentRoot);
   }
 
-  private Id writeTrieLevel(PathTrie trie, Tree parentTree) throws IOException {
+  private Id writeTrieLevel(PathTrie trie, ParentTree parentTree) throws IOException {
     List<Node> nodes = new ArrayList<>();
     for (var child : trie.children.entrySet()) {
       String name = child.getKey();
       Path path = child.getValue().path;
-      Node parentNode = parentTree == null ? null : parentTree.find(name);
+      Node parentNode = parentTree == null ? null : parentTree.tree().find(name);
       if (child.getValue().isSource) {
         Object node = visit(path, name, parentNode);
         if (node != null) {
@@ -193,7 +193,7 @@ public final class FileBackup {
         nodes.add(stat.toNode(name, Node.Kind.DIRECTORY).withSubtree(sub));
       }
     }
-    return writer.store(ChunkType.TREE, new Tree(nodes).encode());
+    return storeTree(nodes, parentTree);
   }
 
   /**
@@ -264,7 +264,7 @@ public final class FileBackup {
     return future;
   }
 
-  private Node directory(Path dir, Node node, Tree parentTree) throws IOException {
+  private Node directory(Path dir, Node node, ParentTree parentTree) throws IOException {
     dirs.incrementAndGet();
     List<Path> children;
     try (Stream<Path> list = Files.list(dir)) {
@@ -276,7 +276,7 @@ public final class FileBackup {
     List<Object> pending = new ArrayList<>(children.size());
     for (Path child : children) {
       String name = FileName.of(child);
-      Object visited = visit(child, name, parentTree == null ? null : parentTree.find(name));
+      Object visited = visit(child, name, parentTree == null ? null : parentTree.tree().find(name));
       if (visited != null) {
         pending.add(visited);
       }
@@ -288,7 +288,22 @@ public final class FileBackup {
         nodes.add(n);
       }
     }
-    return node.withSubtree(writer.store(ChunkType.TREE, new Tree(nodes).encode()));
+    return node.withSubtree(storeTree(nodes, parentTree));
+  }
+
+  /**
+   * Stores a directory's tree and returns its id. A tree equal, node for node, to the parent
+   * snapshot's encodes to the same bytes, so its id is the parent's: it is reused without encoding
+   * or hashing it, as long as the repository still has a live copy (otherwise it is stored again,
+   * which heals the parent too) and its pack is retained as long as this snapshot ({@link
+   * ChunkWriter#reuse}).
+   */
+  private Id storeTree(List<Node> nodes, ParentTree parent) throws IOException {
+    Tree tree = new Tree(nodes);
+    if (parent != null && parent.tree().equals(tree) && writer.reuse(List.of(parent.id()))) {
+      return parent.id();
+    }
+    return writer.store(ChunkType.TREE, tree.encode());
   }
 
   /**
@@ -408,21 +423,20 @@ public final class FileBackup {
    * tree is lost (the parent is damaged: everything below is read again, which is how a backup of
    * the same data heals it).
    */
-  private Tree parentTreeOf(Node parentNode) throws IOException {
+  private ParentTree parentTreeOf(Node parentNode) throws IOException {
     if (parentNode == null || !parentNode.isDirectory()) {
       return null;
     }
+    Id id = parentNode.subtree();
     try {
-      return readTree(parentNode.subtree().hex());
+      return new ParentTree(id, Tree.decode(id, repo.readChunk(id)));
     } catch (BlobNotFoundException | CorruptBlobException e) {
       return null;
     }
   }
 
-  private Tree readTree(String hex) throws IOException {
-    Id id = Id.parse(hex);
-    return Tree.decode(id, repo.readChunk(id));
-  }
+  /** A directory's tree in the parent snapshot, with the id it is stored under. */
+  private record ParentTree(Id id, Tree tree) {}
 
   /** What went wrong, for a warning: the message, or the kind of failure when it has none. */
   private static String reason(IOException e) {

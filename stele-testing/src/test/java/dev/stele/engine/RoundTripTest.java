@@ -4,8 +4,11 @@ import static dev.stele.engine.TestRepositories.backup;
 import static dev.stele.engine.TestRepositories.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.repo.ChunkType;
 import dev.stele.repo.Id;
+import dev.stele.repo.Index;
 import dev.stele.repo.Location;
+import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
 import dev.stele.repo.SnapshotManifest;
@@ -26,6 +29,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -245,6 +249,45 @@ class RoundTripTest {
       FileBackup.Result third = backup(repo, source);
       assertThat(third.manifest().stats().chunksNew()).isZero();
       assertThat(third.manifest().tree()).isEqualTo(first.manifest().tree());
+    } finally {
+      deleteRecursively(quiet);
+    }
+  }
+
+  @Test
+  void anUnchangedTreeWhosePackIsMarkedIsStoredAgainNotReused() throws IOException {
+    // As above, the ancestors of the source must stay still between the two backups.
+    Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "quiet-");
+    try {
+      Path source = new RandomTree(32).files(40).writeTo(quiet.resolve("src"));
+      FileBackup.Result first = backup(repo, source);
+      Set<String> treePacks =
+          repo.loadIndex().packs().entrySet().stream()
+              .filter(p -> p.getValue().stream().anyMatch(e -> e.type() == ChunkType.TREE))
+              .map(Map.Entry::getKey)
+              .collect(Collectors.toSet());
+      for (String pack : treePacks) {
+        TestRepositories.mark(repo, pack);
+      }
+
+      // Every directory is unchanged, but its tree in the parent is on its way out: the backup
+      // must store it again rather than name the parent's copy.
+      FileBackup.Result second =
+          backup(
+              repo,
+              TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+              source);
+
+      assertThat(second.manifest().stats().filesNew()).isZero();
+      assertThat(second.manifest().stats().chunksNew()).isPositive();
+      assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
+      Index index = reopen().loadIndex();
+      assertThat(index.markedPacks()).containsAll(treePacks);
+      for (String pack : treePacks) {
+        for (PackEntry tree : index.packs().get(pack)) {
+          assertThat(index.find(tree.id()).pack()).isNotIn(treePacks);
+        }
+      }
     } finally {
       deleteRecursively(quiet);
     }
