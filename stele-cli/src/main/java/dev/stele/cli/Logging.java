@@ -57,7 +57,7 @@ public final class Logging extends ContextAwareBase implements Configurator {
       stderr.setContext(context);
       stderr.setName("stderr");
       stderr.setTarget("System.err");
-      stderr.setEncoder(encoder(context, false));
+      stderr.setEncoder(encoder(context, json));
       stderr.start();
       context.getLogger(Logger.ROOT_LOGGER_NAME).addAppender(stderr);
       context

@@ -127,8 +127,8 @@ public final class Main implements Callable<Integer> {
    * The command tree for {@code args}. Picocli builds each command's model by reflection (about 0.3
    * s for all of them), so only what this run can show is built: the branch of the subcommand that
    * the first argument names, none for a bare {@code --version}, and the whole tree for anything
-   * else (no command, an unknown one, {@code --help}, an {@code @file}), so that help and
-   * suggestions stay as they are.
+   * else (no command, an unknown one, {@code --help}, an {@code @file}), so that help and errors
+   * stay as they are.
    */
   static CommandLine commandLine(CliEnvironment env, String... args) {
     CommandLine cli = new CommandLine(new Main(env));
