@@ -23,4 +23,6 @@ open module dev.stele.cli {
 
   provides dev.stele.cli.BlobStoreProvider with
       dev.stele.cli.S3StoreProvider;
+  provides ch.qos.logback.classic.spi.Configurator with
+      dev.stele.cli.Logging;
 }

@@ -1,10 +1,6 @@
 package dev.stele.cli;
 
 import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.Logger;
-import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
 import dev.stele.cli.cluster.BackupCommand;
 import dev.stele.cli.cluster.InstallCommand;
 import dev.stele.cli.cluster.NodeAgentCommand;
@@ -18,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
-import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -37,28 +32,30 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "Deduplicated, compressed, encrypted, write-once backups.",
-    footer = ExitCode.FOOTER,
-    subcommands = {
-      RepoCommand.class,
-      SnapshotCommand.class,
-      LsCommand.class,
-      CatCommand.class,
-      RestoreCommand.class,
-      VerifyCommand.class,
-      RepairCommand.class,
-      MaintenanceCommand.class,
-      DemoCommand.class,
-      InstallCommand.class,
-      UninstallCommand.class,
-      OperatorCommand.class,
-      BackupCommand.class,
-      ScheduleCommand.class,
-      NodeAgentCommand.class,
-      RestoreWaitCommand.class,
-      TrainingCommand.class,
-      BenchCommand.class,
-    })
+    footer = ExitCode.FOOTER)
 public final class Main implements Callable<Integer> {
+  /** The subcommands, in the order {@code stele --help} lists them. */
+  private static final List<Class<?>> COMMANDS =
+      List.of(
+          RepoCommand.class,
+          SnapshotCommand.class,
+          LsCommand.class,
+          CatCommand.class,
+          RestoreCommand.class,
+          VerifyCommand.class,
+          RepairCommand.class,
+          MaintenanceCommand.class,
+          DemoCommand.class,
+          InstallCommand.class,
+          UninstallCommand.class,
+          OperatorCommand.class,
+          BackupCommand.class,
+          ScheduleCommand.class,
+          NodeAgentCommand.class,
+          RestoreWaitCommand.class,
+          TrainingCommand.class,
+          BenchCommand.class);
+
   @Option(
       names = "--debug",
       scope = ScopeType.INHERIT,
@@ -103,8 +100,10 @@ public final class Main implements Callable<Integer> {
       env.err().flush();
       return ExitCode.USAGE;
     }
-    configureLogging(debug, verbose, logFormat);
-    CommandLine cli = commandLine(env);
+    Logging.use(
+        debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN,
+        "json".equalsIgnoreCase(logFormat));
+    CommandLine cli = commandLine(env, args);
     cli.setExecutionExceptionHandler((e, line, parsed) -> fail(env, e, debug));
     cli.setParameterExceptionHandler(
         (e, rest) -> {
@@ -125,8 +124,16 @@ public final class Main implements Callable<Integer> {
     }
   }
 
-  static CommandLine commandLine(CliEnvironment env) {
+  /**
+   * The command tree for {@code args}. Picocli builds each command's model by reflection (about 0.3
+   * s for all of them), so only what this run can show is built: the branch of the subcommand that
+   * the first argument names, none for a bare {@code --version}, and the whole tree for anything
+   * else (no command, an unknown one, {@code --help}, an {@code @file}), so that help and errors
+   * stay as they are.
+   */
+  static CommandLine commandLine(CliEnvironment env, String... args) {
     CommandLine cli = new CommandLine(new Main(env));
+    subcommands(args).forEach(cli::addSubcommand);
     cli.setOut(env.out());
     cli.setErr(env.err());
     cli.setCaseInsensitiveEnumValuesAllowed(true);
@@ -158,6 +165,26 @@ public final class Main implements Callable<Integer> {
     return outcome.exitCode();
   }
 
+  private static List<Class<?>> subcommands(String[] args) {
+    boolean help = false;
+    boolean version = false;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      if (a.equals("--log-format")) {
+        i++;
+      } else if (a.startsWith("@") || a.equals("--")) {
+        return COMMANDS;
+      } else if (!a.startsWith("-")) {
+        List<Class<?>> named =
+            COMMANDS.stream().filter(c -> a.equals(c.getAnnotation(Command.class).name())).toList();
+        return named.isEmpty() ? COMMANDS : named;
+      }
+      help |= a.equals("-h") || a.equals("--help");
+      version |= a.equals("-V") || a.equals("--version");
+    }
+    return version && !help ? List.of() : COMMANDS;
+  }
+
   private static List<String> optionsBeforeEnd(String[] args) {
     int end = Arrays.asList(args).indexOf("--");
     return Arrays.asList(args).subList(0, end < 0 ? args.length : end);
@@ -175,30 +202,6 @@ public final class Main implements Callable<Integer> {
       }
     }
     return null;
-  }
-
-  private static void configureLogging(boolean debug, boolean verbose, String format) {
-    if (LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME) instanceof Logger root) {
-      root.setLevel(debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN);
-      if ("json".equalsIgnoreCase(format)
-          && root.getAppender("stderr") instanceof ConsoleAppender<ILoggingEvent> stderr
-          && !(stderr.getEncoder() instanceof JsonEncoder)) {
-        // Each event one JSON object on one line (timestamp, level, thread, logger, message,
-        // and any exception as a nested object), which log collectors parse without rules.
-        JsonEncoder json = new JsonEncoder();
-        json.setContext(root.getLoggerContext());
-        json.setWithFormattedMessage(true);
-        json.setWithMessage(false);
-        json.setWithArguments(false);
-        json.setWithContext(false);
-        json.setWithSequenceNumber(false);
-        json.setWithNanoseconds(false);
-        json.start();
-        stderr.stop();
-        stderr.setEncoder(json);
-        stderr.start();
-      }
-    }
   }
 
   /**

@@ -12,12 +12,15 @@ import picocli.CommandLine.Command;
  * S3 repository at a closed loopback port, which loads the AWS SDK's client, signing and HTTP
  * classes without sending a request anywhere, so S3 commands start from the archive too. Last,
  * {@code backup get} against a cluster at a closed loopback port loads the Kubernetes client's
- * classes for the cluster commands.
+ * classes for the cluster commands. It also builds the whole command tree once, which a command run
+ * builds only the branch of (see {@link Main#commandLine}), so that every command's classes are in
+ * the archive.
  */
 @Command(name = "class-data-training", hidden = true)
 final class TrainingCommand extends SteleCommand {
   @Override
   public Integer call() throws Exception {
+    Main.commandLine(env());
     int code = Main.run(env(), "demo", "--quick");
     try {
       new S3StoreProvider()

@@ -59,6 +59,16 @@ public final class Cli {
     return this;
   }
 
+  /** An environment with no variables, no terminal and discarded output. */
+  public static CliEnvironment environment() {
+    return new CliEnvironment(
+        name -> null,
+        new ByteArrayOutputStream(),
+        new ByteArrayOutputStream(),
+        null,
+        Clock.systemUTC());
+  }
+
   public Run run(String... args) {
     return run(new ByteArrayOutputStream(), args);
   }

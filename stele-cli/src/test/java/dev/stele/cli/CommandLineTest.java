@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
 class CommandLineTest {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -351,6 +352,37 @@ class CommandLineTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.stdout()).isEmpty();
     assertThat(run.stderr()).startsWith("Usage: stele").contains("snapshot", "node-agent");
+  }
+
+  @Test
+  void helpListsEveryCommandAndVersionNeedsNone() {
+    Cli.Run help = cli.run("--debug", "--help");
+    assertThat(help.exitCode()).isZero();
+    assertThat(help.stdout()).contains("repo", "snapshot", "verify", "install", "node-agent");
+    Cli.Run version = cli.run("--version");
+    assertThat(version.exitCode()).isZero();
+    assertThat(version.stdout()).startsWith("stele ");
+  }
+
+  @Test
+  void aRunBuildsOnlyTheCommandItNamesAndTheWholeTreeOtherwise() {
+    CommandLine named = Main.commandLine(Cli.environment(), "--log-format", "text", "snapshot");
+    assertThat(named.getSubcommands()).containsOnlyKeys("snapshot");
+    assertThat(named.getSubcommands().get("snapshot").getSubcommands()).containsKey("list");
+    assertThat(Main.commandLine(Cli.environment(), "--version").getSubcommands()).isEmpty();
+    assertThat(Main.commandLine(Cli.environment(), "-v", "--help").getSubcommands())
+        .containsKeys("repo", "snapshot", "restore-wait");
+    assertThat(Main.commandLine(Cli.environment(), "snapshto").getSubcommands())
+        .containsKeys("repo", "snapshot", "restore-wait");
+  }
+
+  @Test
+  void anUnknownCommandIsAUsageErrorOnOneLine() {
+    Cli.Run run = cli.run("snapshto", "list");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.errorLines())
+        .containsExactly(
+            "stele: Unmatched arguments from index 0: 'snapshto', 'list' (see 'stele --help')");
   }
 
   @Test
