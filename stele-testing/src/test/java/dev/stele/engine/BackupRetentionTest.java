@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 class BackupRetentionTest {
   private static final Duration MINIMUM = Duration.ofDays(1);
 
-  @TempDir Path tmp;
+  @TempDir(factory = QuietTempDir.class)
+  Path tmp;
 
   private final MutableClock clock = new MutableClock();
   private final InMemoryBlobStore memory = new InMemoryBlobStore(clock);

@@ -227,69 +227,58 @@ class RoundTripTest {
   }
 
   @Test
-  void secondBackupOfUnchangedTreeStoresNoNewChunksAndHasTheSameRootTree() throws IOException {
-    // The root tree records the metadata of the source's ancestors, so they must stay still
-    // between the two backups: /tmp is shared and busy, the module's target directory is not.
-    Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "quiet-");
-    try {
-      Path source = new RandomTree(31).files(40).writeTo(quiet.resolve("src"));
-      FileBackup.Result first = backup(repo, source);
-      FileBackup.Result second =
-          backup(
-              repo,
-              TestRepositories.options().withParent(first.manifest(), first.id().hex()),
-              source);
+  void secondBackupOfUnchangedTreeStoresNoNewChunksAndHasTheSameRootTree(
+      @TempDir(factory = QuietTempDir.class) Path quiet) throws IOException {
+    Path source = new RandomTree(31).files(40).writeTo(quiet.resolve("src"));
+    FileBackup.Result first = backup(repo, source);
+    FileBackup.Result second =
+        backup(
+            repo,
+            TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+            source);
 
-      assertThat(second.manifest().stats().chunksNew()).isZero();
-      assertThat(second.manifest().stats().filesNew()).isZero();
-      assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
-      assertThat(second.manifest().parent()).isEqualTo(first.id().hex());
+    assertThat(second.manifest().stats().chunksNew()).isZero();
+    assertThat(second.manifest().stats().filesNew()).isZero();
+    assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
+    assertThat(second.manifest().parent()).isEqualTo(first.id().hex());
 
-      // And without a parent: every file is read again, but nothing new is stored.
-      FileBackup.Result third = backup(repo, source);
-      assertThat(third.manifest().stats().chunksNew()).isZero();
-      assertThat(third.manifest().tree()).isEqualTo(first.manifest().tree());
-    } finally {
-      deleteRecursively(quiet);
-    }
+    // And without a parent: every file is read again, but nothing new is stored.
+    FileBackup.Result third = backup(repo, source);
+    assertThat(third.manifest().stats().chunksNew()).isZero();
+    assertThat(third.manifest().tree()).isEqualTo(first.manifest().tree());
   }
 
   @Test
-  void anUnchangedTreeWhosePackIsMarkedIsStoredAgainNotReused() throws IOException {
-    // As above, the ancestors of the source must stay still between the two backups.
-    Path quiet = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "quiet-");
-    try {
-      Path source = new RandomTree(32).files(40).writeTo(quiet.resolve("src"));
-      FileBackup.Result first = backup(repo, source);
-      Set<String> treePacks =
-          repo.loadIndex().packs().entrySet().stream()
-              .filter(p -> p.getValue().stream().anyMatch(e -> e.type() == ChunkType.TREE))
-              .map(Map.Entry::getKey)
-              .collect(Collectors.toSet());
-      for (String pack : treePacks) {
-        TestRepositories.mark(repo, pack);
-      }
+  void anUnchangedTreeWhosePackIsMarkedIsStoredAgainNotReused(
+      @TempDir(factory = QuietTempDir.class) Path quiet) throws IOException {
+    Path source = new RandomTree(32).files(40).writeTo(quiet.resolve("src"));
+    FileBackup.Result first = backup(repo, source);
+    Set<String> treePacks =
+        repo.loadIndex().packs().entrySet().stream()
+            .filter(p -> p.getValue().stream().anyMatch(e -> e.type() == ChunkType.TREE))
+            .map(Map.Entry::getKey)
+            .collect(Collectors.toSet());
+    for (String pack : treePacks) {
+      TestRepositories.mark(repo, pack);
+    }
 
-      // Every directory is unchanged, but its tree in the parent is on its way out: the backup
-      // must store it again rather than name the parent's copy.
-      FileBackup.Result second =
-          backup(
-              repo,
-              TestRepositories.options().withParent(first.manifest(), first.id().hex()),
-              source);
+    // Every directory is unchanged, but its tree in the parent is on its way out: the backup
+    // must store it again rather than name the parent's copy.
+    FileBackup.Result second =
+        backup(
+            repo,
+            TestRepositories.options().withParent(first.manifest(), first.id().hex()),
+            source);
 
-      assertThat(second.manifest().stats().filesNew()).isZero();
-      assertThat(second.manifest().stats().chunksNew()).isPositive();
-      assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
-      Index index = reopen().loadIndex();
-      assertThat(index.markedPacks()).containsAll(treePacks);
-      for (String pack : treePacks) {
-        for (PackEntry tree : index.packs().get(pack)) {
-          assertThat(index.find(tree.id()).pack()).isNotIn(treePacks);
-        }
+    assertThat(second.manifest().stats().filesNew()).isZero();
+    assertThat(second.manifest().stats().chunksNew()).isPositive();
+    assertThat(second.manifest().tree()).isEqualTo(first.manifest().tree());
+    Index index = reopen().loadIndex();
+    assertThat(index.markedPacks()).containsAll(treePacks);
+    for (String pack : treePacks) {
+      for (PackEntry tree : index.packs().get(pack)) {
+        assertThat(index.find(tree.id()).pack()).isNotIn(treePacks);
       }
-    } finally {
-      deleteRecursively(quiet);
     }
   }
 
