@@ -28,7 +28,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Always: every key, index, snapshot, tombstone and maintenance blob verifies against its name
  * and tag; every tree of every live snapshot reads; every chunk a snapshot names is in the index;
  * every pack the index names exists and is long enough. With {@code readData}: every byte of every
- * pack is read and authenticated, in parallel.
+ * pack is read and authenticated, on threads of its own while the trees are walked.
  */
 public final class Verify {
   private final Repository repo;
