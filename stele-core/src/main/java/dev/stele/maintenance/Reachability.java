@@ -19,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Every chunk (file data and trees) that live snapshots reach, each with the latest instant until
@@ -35,6 +36,9 @@ final class Reachability {
   private static final int BATCH = 64;
 
   private static final int THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+
+  /** A batch shorter than this is read by the walking thread alone. */
+  private static final int SMALL_BATCH = 8;
 
   private final Map<Id, Instant> needed = new HashMap<>();
   private final List<String> problems = new ArrayList<>();
@@ -55,7 +59,7 @@ final class Reachability {
             .reversed());
     ExecutorService pool =
         Executors.newFixedThreadPool(
-            THREADS,
+            THREADS - 1,
             task -> {
               Thread t = new Thread(task, "stele-walk");
               t.setDaemon(true);
@@ -77,10 +81,11 @@ final class Reachability {
   }
 
   /**
-   * Walks one snapshot, depth first. Trees are read and decoded by {@code pool} in batches of at
-   * most {@value #BATCH} (reading is what costs: each tree is authenticated, decrypted and
-   * decompressed), and merged into {@link #needed} by this thread in the order they were queued, so
-   * the result does not depend on timing and at most one batch of decoded trees is held.
+   * Walks one snapshot, depth first. Trees are read and decoded in batches of at most {@value
+   * #BATCH}, by this thread and {@code pool} (reading is what costs: each tree is authenticated,
+   * decrypted and decompressed), and merged into {@link #needed} by this thread in the order they
+   * were queued, so the result does not depend on timing and at most one batch of decoded trees is
+   * held.
    */
   private void walk(
       Repository repo, SnapshotCatalog.Entry snapshot, Instant until, ExecutorService pool)
@@ -92,16 +97,24 @@ final class Reachability {
     }
     while (!pending.isEmpty()) {
       List<Id> batch = pending.subList(Math.max(0, pending.size() - BATCH), pending.size());
-      List<Future<Tree>> reads = new ArrayList<>(batch.size());
-      for (Id treeId : batch) {
-        reads.add(pool.submit(() -> Tree.decode(treeId, repo.readChunk(treeId))));
-      }
       List<Id> ids = new ArrayList<>(batch);
       batch.clear();
+      // This thread reads every THREADS-th tree itself and the pool the others, so no core idles
+      // and a small batch (the walk of a snapshot that shares most trees) costs no hand-offs.
+      boolean alone = ids.size() < SMALL_BATCH;
+      List<@Nullable Future<Tree>> reads = new ArrayList<>(ids.size());
+      for (int i = 0; i < ids.size(); i++) {
+        Id treeId = ids.get(i);
+        reads.add(
+            alone || i % THREADS == 0
+                ? null
+                : pool.submit(() -> Tree.decode(treeId, repo.readChunk(treeId))));
+      }
       for (int i = 0; i < ids.size(); i++) {
         Tree tree;
         try {
-          tree = await(reads.get(i));
+          Future<Tree> read = reads.get(i);
+          tree = read != null ? await(read) : Tree.decode(ids.get(i), repo.readChunk(ids.get(i)));
           trees++;
         } catch (InterruptedIOException e) {
           throw e;
