@@ -69,6 +69,19 @@ public final class Aead {
    */
   public static byte[] open(byte[] key, byte[] aad, byte[] sealed, int off, int len)
       throws AEADBadTagException {
+    byte[] out = new byte[Math.max(0, len - OVERHEAD)];
+    open(key, aad, sealed, off, len, out);
+    return out;
+  }
+
+  /**
+   * Opens {@code sealed[off, off+len)} into {@code out}, which must hold at least {@code len -
+   * OVERHEAD} bytes; returns that length. For a reader that checks many messages and keeps none.
+   *
+   * @throws AEADBadTagException if the message was not sealed with this key and aad, or was altered
+   */
+  public static int open(byte[] key, byte[] aad, byte[] sealed, int off, int len, byte[] out)
+      throws AEADBadTagException {
     if (len < OVERHEAD) {
       throw new AEADBadTagException("sealed message too short: " + len + " bytes");
     }
@@ -84,7 +97,7 @@ public final class Aead {
           Cipher.DECRYPT_MODE,
           new SecretKeySpec(subkey(key, ENC), "AES"),
           new IvParameterSpec(sealed, off, IV_BYTES));
-      return cipher.doFinal(sealed, off + IV_BYTES, body - IV_BYTES);
+      return cipher.doFinal(sealed, off + IV_BYTES, body - IV_BYTES, out, 0);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR decryption failed", e);
     }

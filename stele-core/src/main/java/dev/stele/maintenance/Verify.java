@@ -20,6 +20,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Checks a repository and names every damaged or missing blob.
@@ -27,7 +28,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Always: every key, index, snapshot, tombstone and maintenance blob verifies against its name
  * and tag; every tree of every live snapshot reads; every chunk a snapshot names is in the index;
  * every pack the index names exists and is long enough. With {@code readData}: every byte of every
- * pack is read and authenticated, in parallel.
+ * pack is read and authenticated, on threads of its own while the trees are walked.
  */
 public final class Verify {
   private final Repository repo;
@@ -61,6 +62,8 @@ public final class Verify {
     }
     Set<String> forgotten = repo.tombstoned();
     List<SnapshotCatalog.Entry> live = new ArrayList<>();
+    long trees;
+    long bytesRead;
     SnapshotCatalog catalog = new SnapshotCatalog(repo);
     for (Id id : repo.list(BlobKind.SNAPSHOT)) {
       try {
@@ -74,29 +77,35 @@ public final class Verify {
         problems.add(e.getMessage());
       }
     }
-    Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention());
-    problems.addAll(reach.problems());
-    long missing = 0;
-    for (Id chunk : reach.all().keySet()) {
-      if (repo.locate(chunk) == null) {
-        missing++;
-        if (missing <= 20) {
-          problems.add("chunk " + chunk.hex() + " is used by a snapshot but in no index or pack");
-        }
-      }
-    }
-    if (missing > 20) {
-      problems.add((missing - 20) + " more chunks are missing");
-    }
     Map<String, BlobInfo> listed = PackCheck.listPacks(repo.store());
     problems.addAll(PackCheck.missingOrShort(index, listed).values());
-    long bytesRead = readData ? readPacks(index, listed, problems, listener) : 0;
+    // The packs are read while the trees are walked: the walk waits on small reads and leaves
+    // cores idle, the pack check keeps them busy.
+    try (@Nullable PackReads packs =
+        readData ? new PackReads(index, listed, problems, listener) : null) {
+      Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention());
+      problems.addAll(reach.problems());
+      long missing = 0;
+      for (Id chunk : reach.all().keySet()) {
+        if (repo.locate(chunk) == null) {
+          missing++;
+          if (missing <= 20) {
+            problems.add("chunk " + chunk.hex() + " is used by a snapshot but in no index or pack");
+          }
+        }
+      }
+      if (missing > 20) {
+        problems.add((missing - 20) + " more chunks are missing");
+      }
+      trees = reach.trees();
+      bytesRead = packs == null ? 0 : packs.await();
+    }
     // Blobs read from an older version because the current one failed are damage too.
     problems.addAll(repo.warnings());
     return new Result(
         List.copyOf(new java.util.LinkedHashSet<>(problems)),
         live.size(),
-        reach.trees(),
+        trees,
         listed.size(),
         index.chunkCount(),
         bytesRead);
@@ -112,54 +121,66 @@ public final class Verify {
     }
   }
 
-  private long readPacks(
-      Index index, Map<String, BlobInfo> listed, List<String> problems, VerifyListener listener)
-      throws IOException {
-    listener.planned(listed.values().stream().mapToLong(BlobInfo::size).sum());
-    AtomicLong read = new AtomicLong();
-    int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
-    ExecutorService pool =
-        Executors.newFixedThreadPool(
-            threads,
-            r -> {
-              Thread t = new Thread(r, "stele-verify");
-              t.setDaemon(true);
-              return t;
-            });
-    try {
-      List<Future<?>> work = new ArrayList<>();
+  /**
+   * Reads and checks every pack on threads of its own from construction on; {@link #await} waits
+   * for the end. Each worker holds one pack at a time.
+   */
+  private final class PackReads implements AutoCloseable {
+    private final ExecutorService pool;
+    private final List<Future<?>> work = new ArrayList<>();
+    private final AtomicLong read = new AtomicLong();
+
+    PackReads(
+        Index index, Map<String, BlobInfo> listed, List<String> problems, VerifyListener listener) {
+      listener.planned(listed.values().stream().mapToLong(BlobInfo::size).sum());
+      int threads = Math.max(2, Runtime.getRuntime().availableProcessors());
+      pool =
+          Executors.newFixedThreadPool(
+              threads,
+              r -> {
+                Thread t = new Thread(r, "stele-verify");
+                t.setDaemon(true);
+                return t;
+              });
       for (BlobInfo info : listed.values()) {
         if (!index.packs().containsKey(info.name()) && index.markedPacks().contains(info.name())) {
           continue; // serves nothing, and maintenance deletes it (repair marks damaged packs so)
         }
-        work.add(
-            pool.submit(
-                () -> {
-                  try {
-                    byte[] bytes = repo.store().read(info.name());
-                    read.addAndGet(bytes.length);
-                    listener.bytesRead(bytes.length);
-                    problems.addAll(
-                        PackCheck.check(repo, info.name(), bytes, index.packs().get(info.name())));
-                  } catch (BlobNotFoundException e) {
-                    // deleted by a concurrent maintenance run
-                  } catch (IOException e) {
-                    problems.add(info.name() + ": " + e.getMessage());
-                  }
-                  return null;
-                }));
+        work.add(pool.submit(() -> check(info, index, problems, listener)));
       }
-      for (Future<?> f : work) {
-        f.get();
+    }
+
+    private void check(BlobInfo info, Index index, List<String> problems, VerifyListener listener) {
+      try {
+        byte[] bytes = repo.store().read(info.name());
+        read.addAndGet(bytes.length);
+        listener.bytesRead(bytes.length);
+        problems.addAll(PackCheck.check(repo, info.name(), bytes, index.packs().get(info.name())));
+      } catch (BlobNotFoundException e) {
+        // deleted by a concurrent maintenance run
+      } catch (IOException e) {
+        problems.add(info.name() + ": " + e.getMessage());
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("verify interrupted");
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause());
-    } finally {
+    }
+
+    /** Waits until every pack is checked; returns the bytes read. */
+    long await() throws IOException {
+      try {
+        for (Future<?> f : work) {
+          f.get();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("verify interrupted");
+      } catch (ExecutionException e) {
+        throw new IOException(e.getCause());
+      }
+      return read.get();
+    }
+
+    @Override
+    public void close() {
       pool.shutdownNow();
     }
-    return read.get();
   }
 }

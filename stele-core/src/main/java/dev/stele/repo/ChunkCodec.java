@@ -32,24 +32,64 @@ final class ChunkCodec {
    * Opens the sealed chunk in {@code buf[off, off+entry.length)} and checks it is {@code entry}.
    */
   byte[] open(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
+    byte[] out = new byte[entry.rawLength()];
+    open(pack, entry, buf, off, new byte[Math.max(0, entry.length() - Aead.OVERHEAD)], out);
+    return out;
+  }
+
+  /**
+   * Checks the sealed chunk in {@code buf[off, off+entry.length)} as {@link #open} does, every step
+   * of it, but into buffers this thread reuses: a reader that keeps nothing allocates nothing per
+   * chunk.
+   */
+  void check(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
+    Scratch s = SCRATCH.get();
+    open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), s.raw(entry.rawLength()));
+  }
+
+  private void open(String pack, PackEntry entry, byte[] buf, int off, byte[] framed, byte[] out)
+      throws IOException {
     String where = pack + " (chunk " + entry.id().shortHex() + ")";
     if (off < 0 || (long) off + entry.length() > buf.length) {
       throw new CorruptBlobException(
           pack, "shorter than its entries (chunk " + entry.id().shortHex() + ")");
     }
     try {
-      byte[] framed =
+      int n =
           Aead.open(
               key.chunkKey(entry.id().bytes()),
               aad(entry.id(), entry.type()),
               buf,
               off,
-              entry.length());
-      return Compression.unframe(framed, entry.rawLength(), where);
+              entry.length(),
+              framed);
+      Compression.unframe(framed, n, entry.rawLength(), where, out);
     } catch (AEADBadTagException e) {
       throw new CorruptBlobException(where, "chunk fails authentication");
     }
   }
+
+  /** Per-thread buffers for {@link #check}, grown to the largest chunk seen. */
+  private static final class Scratch {
+    private byte[] framed = new byte[0];
+    private byte[] raw = new byte[0];
+
+    byte[] framed(int length) {
+      if (framed.length < length) {
+        framed = new byte[Math.max(0, length)];
+      }
+      return framed;
+    }
+
+    byte[] raw(int length) {
+      if (raw.length < length) {
+        raw = new byte[length];
+      }
+      return raw;
+    }
+  }
+
+  private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
 
   private static byte[] aad(Id id, ChunkType type) {
     byte[] aad = Arrays.copyOf(id.bytes(), Id.BYTES + 1);

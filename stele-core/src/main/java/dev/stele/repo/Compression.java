@@ -44,31 +44,39 @@ final class Compression {
 
   /** The inverse of {@link #frame}; {@code rawLength} must be the original length. */
   static byte[] unframe(byte[] framed, int rawLength, String where) throws IOException {
-    if (framed.length == 0) {
+    byte[] out = new byte[rawLength];
+    unframe(framed, framed.length, rawLength, where, out);
+    return out;
+  }
+
+  /**
+   * Unframes {@code framed[0, length)} into {@code out[0, rawLength)}; {@code rawLength} must be
+   * the original length.
+   */
+  static void unframe(byte[] framed, int length, int rawLength, String where, byte[] out)
+      throws IOException {
+    if (length == 0) {
       throw new CorruptBlobException(where, "empty payload");
     }
     if (framed[0] == NONE) {
-      if (framed.length - 1 != rawLength) {
+      if (length - 1 != rawLength) {
         throw new CorruptBlobException(where, "length mismatch");
       }
-      byte[] out = new byte[rawLength];
       System.arraycopy(framed, 1, out, 0, rawLength);
-      return out;
+      return;
     }
     if (framed[0] != ZSTD) {
       throw new CorruptBlobException(where, "unknown compression " + framed[0]);
     }
-    byte[] out = new byte[rawLength];
     int n;
     try {
-      n = DECOMPRESSORS.get().decompressByteArray(out, 0, rawLength, framed, 1, framed.length - 1);
+      n = DECOMPRESSORS.get().decompressByteArray(out, 0, rawLength, framed, 1, length - 1);
     } catch (ZstdException e) {
       throw new CorruptBlobException(where, "zstd payload does not decompress: " + e.getMessage());
     }
     if (n != rawLength) {
       throw new CorruptBlobException(where, "zstd payload does not decompress to its length");
     }
-    return out;
   }
 
   /** Unframes a payload whose original length was not recorded (small standalone blobs). */

@@ -50,7 +50,7 @@ public final class PackCheck {
         continue;
       }
       try {
-        repo.openChunk(name, e, bytes, e.offset());
+        repo.checkChunk(name, e, bytes, e.offset());
       } catch (IOException x) {
         problems.add(x.getMessage());
       }

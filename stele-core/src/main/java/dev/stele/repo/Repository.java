@@ -306,6 +306,11 @@ public final class Repository implements Closeable {
     return codec.open(pack, entry, buf, off);
   }
 
+  /** Checks a chunk as {@link #openChunk} opens it, keeping nothing. */
+  void checkChunk(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
+    codec.check(pack, entry, buf, off);
+  }
+
   /** Writes a standalone blob of {@code kind}; returns its id (the SHA-256 of its bytes). */
   public Id writeBlob(BlobKind kind, byte[] payload) throws IOException {
     byte[] sealed = Envelope.seal(blobKey, kind, payload, format.compressionLevel());
