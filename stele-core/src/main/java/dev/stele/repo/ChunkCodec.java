@@ -3,6 +3,7 @@ package dev.stele.repo;
 import dev.stele.crypto.Aead;
 import dev.stele.crypto.MasterKey;
 import java.io.IOException;
+import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
 
@@ -39,12 +40,18 @@ final class ChunkCodec {
 
   /**
    * Checks the sealed chunk in {@code buf[off, off+entry.length)} as {@link #open} does, every step
-   * of it, but into buffers this thread reuses: a reader that keeps nothing allocates nothing per
-   * chunk.
+   * of it, and that its content hashes to its id, which a writer that sealed the wrong bytes under
+   * an id would break and authentication cannot see. Into buffers this thread reuses: a reader that
+   * keeps nothing allocates nothing per chunk.
    */
   void check(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
     Scratch s = SCRATCH.get();
-    open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), s.raw(entry.rawLength()));
+    byte[] raw = s.raw(entry.rawLength());
+    open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), raw);
+    if (!MessageDigest.isEqual(key.chunkId(raw, 0, entry.rawLength()), entry.id().bytes())) {
+      throw new CorruptBlobException(
+          pack + " (chunk " + entry.id().shortHex() + ")", "content does not match its id");
+    }
   }
 
   private void open(String pack, PackEntry entry, byte[] buf, int off, byte[] framed, byte[] out)
