@@ -22,26 +22,41 @@ public final class Kdf {
     return DERIVATIONS.get();
   }
 
+  /**
+   * Derives the key: through {@code libargon2} where it loads ({@link NativeArgon2}), else through
+   * BouncyCastle; both compute the same function, so the same bytes.
+   */
   public static byte[] derive(char[] password, KdfParams params) {
     DERIVATIONS.incrementAndGet();
     byte[] pw = utf8(password);
     try {
-      Argon2Parameters argon =
-          new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)
-              .withVersion(Argon2Parameters.ARGON2_VERSION_13)
-              .withMemoryAsKB(params.memoryKiB())
-              .withIterations(params.iterations())
-              .withParallelism(params.parallelism())
-              .withSalt(params.salt())
-              .build();
-      Argon2BytesGenerator generator = new Argon2BytesGenerator();
-      generator.init(argon);
-      byte[] out = new byte[32];
-      generator.generateBytes(pw, out);
-      return out;
+      byte[] salt = params.salt();
+      int t = params.iterations();
+      int m = params.memoryKiB();
+      int p = params.parallelism();
+      byte[] out = NativeArgon2.derive(pw, salt, t, m, p);
+      return out != null ? out : bouncyCastle(pw, salt, t, m, p);
     } finally {
       Arrays.fill(pw, (byte) 0);
     }
+  }
+
+  /** Argon2id version 0x13 by BouncyCastle, in Java. */
+  static byte[] bouncyCastle(
+      byte[] password, byte[] salt, int iterations, int memoryKiB, int parallelism) {
+    Argon2Parameters argon =
+        new Argon2Parameters.Builder(Argon2Parameters.ARGON2_id)
+            .withVersion(Argon2Parameters.ARGON2_VERSION_13)
+            .withMemoryAsKB(memoryKiB)
+            .withIterations(iterations)
+            .withParallelism(parallelism)
+            .withSalt(salt)
+            .build();
+    Argon2BytesGenerator generator = new Argon2BytesGenerator();
+    generator.init(argon);
+    byte[] out = new byte[32];
+    generator.generateBytes(password, out);
+    return out;
   }
 
   @SuppressWarnings("ByteBufferBackingArray") // wipes the whole backing array, whatever the offset

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -30,14 +31,21 @@ final class IndexLoader {
     LOADS.incrementAndGet();
     Map<Id, IndexCodec.Contents> contents = new LinkedHashMap<>();
     List<Id> damaged = new ArrayList<>();
-    for (Id id : repo.list(BlobKind.INDEX)) {
-      try {
-        contents.put(id, repo.readIndexBlob(id));
-      } catch (BlobNotFoundException e) {
-        // superseded and deleted by maintenance after we listed it
-      } catch (CorruptBlobException e) {
+    List<Repository.Read<IndexCodec.Contents>> reads =
+        repo.readBlobs(
+            BlobKind.INDEX,
+            repo.list(BlobKind.INDEX),
+            (id, payload) -> IndexCodec.decode(BlobKind.INDEX.nameOf(id), payload));
+    for (Repository.Read<IndexCodec.Contents> read : reads) {
+      IndexCodec.Contents c = read.value();
+      if (c != null) {
+        contents.put(read.id(), c);
+      } else if (read.problem() instanceof CorruptBlobException e) {
         repo.warn(e.getMessage() + "; chunks it named are recovered from pack footers");
-        damaged.add(id);
+        damaged.add(read.id());
+      } else if (!(read.problem() instanceof BlobNotFoundException)) {
+        // (not found: superseded and deleted by maintenance after we listed it)
+        throw Objects.requireNonNull(read.problem());
       }
     }
     Map<Id, List<Id>> supersedes = new HashMap<>();

@@ -16,8 +16,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +41,13 @@ public final class Repository implements Closeable {
   private final Clock clock;
   private final ChunkCodec codec;
   private final byte[] blobKey;
+
+  /**
+   * Guarded by itself, not by this repository, whose lock is held while the index loads: the
+   * threads reading index blobs report warnings.
+   */
   private final List<String> warnings = new ArrayList<>();
+
   private final TreePackCache treePacks = new TreePackCache();
 
   /**
@@ -158,8 +166,10 @@ public final class Repository implements Closeable {
   }
 
   /** Problems found while loading that did not stop the repository from opening. */
-  public synchronized List<String> warnings() {
-    return List.copyOf(warnings);
+  public List<String> warnings() {
+    synchronized (warnings) {
+      return List.copyOf(warnings);
+    }
   }
 
   /**
@@ -171,7 +181,7 @@ public final class Repository implements Closeable {
   }
 
   void warn(String warning) {
-    synchronized (this) {
+    synchronized (warnings) {
       warnings.add(warning);
     }
     tell(warning);
@@ -182,7 +192,7 @@ public final class Repository implements Closeable {
    * that every listing meets (a damaged manifest) is named once per command, not once per listing.
    */
   public void warnOnce(String warning) {
-    synchronized (this) {
+    synchronized (warnings) {
       if (warnings.contains(warning)) {
         return;
       }
@@ -336,6 +346,25 @@ public final class Repository implements Closeable {
     return reads.read(name, bytes -> Envelope.open(blobKey, kind, name, bytes));
   }
 
+  /** Turns the verified payload of a standalone blob into a value. */
+  @FunctionalInterface
+  public interface BlobParser<T> {
+    T parse(Id id, byte[] payload) throws IOException;
+  }
+
+  /** What reading one blob of many gave: its value, or the problem that stopped it. */
+  public record Read<T>(Id id, @Nullable T value, @Nullable IOException problem) {}
+
+  /**
+   * Reads and verifies every blob of {@code kind} that {@code ids} names, a few at a time ({@link
+   * ParallelReads}), and parses each; the outcomes come in the order of {@code ids}, and an {@link
+   * IOException} (a missing or damaged blob) costs only its own.
+   */
+  public <T> List<Read<T>> readBlobs(BlobKind kind, List<Id> ids, BlobParser<T> parse)
+      throws IOException {
+    return ParallelReads.read(this, kind, ids, parse);
+  }
+
   /** Ids of every blob of {@code kind}, sorted. */
   public List<Id> list(BlobKind kind) throws IOException {
     List<Id> ids = new ArrayList<>();
@@ -429,11 +458,6 @@ public final class Repository implements Closeable {
       packs.forEach(loaded::add);
     }
     return id;
-  }
-
-  /** Decodes one index blob. */
-  IndexCodec.Contents readIndexBlob(Id id) throws IOException {
-    return IndexCodec.decode(BlobKind.INDEX.nameOf(id), readBlob(BlobKind.INDEX, id));
   }
 
   /**
@@ -555,19 +579,25 @@ public final class Repository implements Closeable {
    * read of each tombstone this repository object has not read before.
    */
   public Map<String, List<Id>> tombstones() throws IOException {
-    Map<String, List<Id>> byTarget = new HashMap<>();
-    for (Id id : list(BlobKind.TOMBSTONE)) {
-      try {
-        Tombstone t = tombstonesRead.get(id);
-        if (t == null) {
-          t = Json.read(readBlob(BlobKind.TOMBSTONE, id), Tombstone.class);
-          tombstonesRead.put(id, t);
-        }
-        byTarget.computeIfAbsent(t.target(), k -> new ArrayList<>()).add(id);
-      } catch (BlobNotFoundException e) {
-        // removed by maintenance after listing
-      } catch (CorruptBlobException e) {
+    List<Id> ids = list(BlobKind.TOMBSTONE);
+    List<Id> unread = ids.stream().filter(id -> !tombstonesRead.containsKey(id)).toList();
+    for (Read<Tombstone> read :
+        readBlobs(
+            BlobKind.TOMBSTONE, unread, (id, payload) -> Json.read(payload, Tombstone.class))) {
+      Tombstone t = read.value();
+      if (t != null) {
+        tombstonesRead.put(read.id(), t);
+      } else if (read.problem() instanceof CorruptBlobException e) {
         warn(e.getMessage());
+      } else if (!(read.problem() instanceof BlobNotFoundException)) { // not removed after listing
+        throw Objects.requireNonNull(read.problem());
+      }
+    }
+    Map<String, List<Id>> byTarget = new HashMap<>();
+    for (Id id : ids) {
+      Tombstone t = tombstonesRead.get(id);
+      if (t != null) {
+        byTarget.computeIfAbsent(t.target(), k -> new ArrayList<>()).add(id);
       }
     }
     return byTarget;

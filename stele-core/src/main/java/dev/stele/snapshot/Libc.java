@@ -5,15 +5,14 @@ import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.Platform;
 import com.sun.jna.Pointer;
+import dev.stele.jna.ShippedJna;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
-import java.nio.file.Path;
 
 /**
  * The Linux calls that restore needs and the JDK lacks: every entry is created and changed relative
@@ -28,10 +27,7 @@ import java.nio.file.Path;
  * and aarch64 (whose {@code O_DIRECTORY} and {@code O_NOFOLLOW} differ). Other systems are refused
  * with a clear message.
  *
- * <p>JNA loads its own native library ({@code libjnidispatch.so}). The distribution ships it
- * unpacked in {@code native/<platform>/} beside {@code lib/}, and this class points JNA there, so
- * nothing is unpacked into a temporary directory that a read-only root file system lacks. Elsewhere
- * (tests, a plain class path) JNA unpacks it as usual.
+ * <p>JNA loads its own native library from where {@link ShippedJna} points it.
  */
 final class Libc {
   static final int AT_FDCWD = -100;
@@ -92,7 +88,7 @@ final class Libc {
   private static String register() {
     NativeLibrary c;
     try {
-      useShippedDispatchLibrary();
+      ShippedJna.prepare();
       c = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
     } catch (LinkageError | RuntimeException e) {
       return "cannot load JNA's native library ("
@@ -110,22 +106,6 @@ final class Libc {
   }
 
   private Libc() {}
-
-  /** Points JNA at {@code native/<platform>/} beside the directory holding this class's jar. */
-  private static void useShippedDispatchLibrary() {
-    if (System.getProperty("jna.boot.library.path") != null) {
-      return;
-    }
-    try {
-      Path code = Path.of(Libc.class.getProtectionDomain().getCodeSource().getLocation().toURI());
-      Path dir = code.getParent().resolveSibling("native").resolve(Platform.RESOURCE_PREFIX);
-      if (Files.isRegularFile(dir.resolve(System.mapLibraryName("jnidispatch")))) {
-        System.setProperty("jna.boot.library.path", dir.toString());
-      }
-    } catch (Exception e) {
-      // No usable code source: JNA unpacks its library as usual.
-    }
-  }
 
   /** Fails with one clear line if the calls cannot be made here. */
   static void require() throws IOException {

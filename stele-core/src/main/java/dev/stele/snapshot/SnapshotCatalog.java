@@ -58,18 +58,19 @@ public final class SnapshotCatalog {
 
   /** Reads every manifest whose name is not in {@code forgotten}. */
   public Scan scan(Set<String> forgotten) throws IOException {
+    List<Id> ids = new ArrayList<>(repo.list(BlobKind.SNAPSHOT));
+    ids.removeIf(id -> forgotten.contains(BlobKind.SNAPSHOT.nameOf(id)));
     List<Entry> live = new ArrayList<>();
     List<Unreadable> unreadable = new ArrayList<>();
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      if (forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
-        continue;
-      }
-      try {
-        live.add(new Entry(id, read(id)));
-      } catch (BlobNotFoundException e) {
-        // removed by maintenance after listing: it was forgotten
-      } catch (IOException e) {
-        unreadable.add(new Unreadable(id, e));
+    for (Repository.Read<SnapshotManifest> read :
+        repo.readBlobs(BlobKind.SNAPSHOT, ids, SnapshotCatalog::parse)) {
+      SnapshotManifest manifest = read.value();
+      IOException problem = read.problem();
+      if (manifest != null) {
+        live.add(new Entry(read.id(), manifest));
+      } else if (problem != null && !(problem instanceof BlobNotFoundException)) {
+        // (not found: removed by maintenance after listing, so it was forgotten)
+        unreadable.add(new Unreadable(read.id(), problem));
       }
     }
     live.sort(Comparator.comparing((Entry e) -> e.manifest().time()).thenComparing(Entry::id));
@@ -90,11 +91,12 @@ public final class SnapshotCatalog {
   }
 
   public SnapshotManifest read(Id id) throws IOException {
+    return parse(id, repo.readBlob(BlobKind.SNAPSHOT, id));
+  }
+
+  private static SnapshotManifest parse(Id id, byte[] payload) throws IOException {
     return Json.readVersioned(
-        BlobKind.SNAPSHOT.nameOf(id),
-        repo.readBlob(BlobKind.SNAPSHOT, id),
-        SnapshotManifest.class,
-        SnapshotManifest.VERSION);
+        BlobKind.SNAPSHOT.nameOf(id), payload, SnapshotManifest.class, SnapshotManifest.VERSION);
   }
 
   /**

@@ -12,10 +12,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * stele-core's packages, bottom up: the blob store SPI, the KDF and ciphers, and the chunker know
- * nothing of each other; the repository builds on all three; snapshots of directory trees on the
- * repository; maintenance, which walks snapshots, on top. (Checked here because stele-core cannot
- * depend on the testing kit that depends on it.)
+ * stele-core's packages, bottom up: where JNA finds its native library; the blob store SPI, the KDF
+ * and ciphers, and the chunker know nothing of each other; the repository builds on all three;
+ * snapshots of directory trees on the repository; maintenance, which walks snapshots, on top.
+ * (Checked here because stele-core cannot depend on the testing kit that depends on it.)
  */
 class CoreArchitectureTest {
   private static final JavaClasses CORE = mainClassesOf(Repository.class);
@@ -30,6 +30,7 @@ class CoreArchitectureTest {
     levels(
             "dev.stele",
             List.of(
+                List.of("jna"),
                 List.of("blob", "crypto", "chunk"),
                 List.of("repo"),
                 List.of("snapshot"),
