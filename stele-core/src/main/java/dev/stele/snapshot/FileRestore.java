@@ -7,6 +7,7 @@ import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,13 +28,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * Restores a snapshot, or one path of it, into a directory, and never outside it.
  *
  * <p>First it walks the trees under the path (reading nothing else) and makes every entry in the
- * target: directories, empty files sized up front, symbolic links, FIFOs, sockets and device nodes,
- * each relative to its open parent directory ({@link TargetDir}), so that a symbolic link or a
- * swapped directory in the target is replaced or refused, never followed. It plans which byte
- * ranges of which packs feed which files. Then worker threads read each range once, open its chunks
- * and write them to every file position that uses them; pages of zeros are left as holes, so sparse
- * files stay sparse. A file gets its mode, owner and time as soon as its last chunk lands; a file
- * that lost a chunk is removed at the end. Hard links and directory metadata come last.
+ * target: directories, empty files, symbolic links, FIFOs, sockets and device nodes, each relative
+ * to its open parent directory ({@link TargetDir}), so that a symbolic link or a swapped directory
+ * in the target is replaced or refused, never followed. It plans which byte ranges of which packs
+ * feed which files. Then worker threads read each range once, open its chunks and write them to
+ * every file position that uses them; pages of zeros are left as holes, so sparse files stay
+ * sparse. A file gets its mode, owner and time as soon as its last chunk lands; a file that lost a
+ * chunk is removed at the end. Hard links and directory metadata come last.
  *
  * <p>What is already in the target: a directory is entered; a file, link or special file is
  * replaced (unlinked, so a hard link to a file elsewhere is never written through); a directory
@@ -144,32 +145,50 @@ public final class FileRestore {
           return;
         }
       }
-      Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
-      if (existing != null && !makeRoom(dir, name, shown, node, existing)) {
-        return;
-      }
+      // Each entry is made first and what is in the way looked at only if the name is taken: into
+      // an empty target, that saves a statx per entry.
       switch (node.kind()) {
         case DIRECTORY -> {
-          try (TargetDir child =
-              dir.makeDirectory(name, shown, node, existing != null && existing.isDirectory())) {
+          boolean exists = false;
+          try {
+            Libc.mkdir(dir.fd(), name, shown);
+          } catch (FileAlreadyExistsException e) {
+            Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
+            if (existing != null && !makeRoom(dir, name, shown, node, existing)) {
+              return;
+            }
+            exists = existing != null && existing.isDirectory();
+            if (!exists) {
+              Libc.mkdir(dir.fd(), name, shown);
+            }
+          }
+          try (TargetDir child = dir.enterDirectory(name, shown, node)) {
             directoryCount++;
             collectChildren(node, child);
           }
         }
         case FILE -> {
           if (first != null) {
-            dir.links.add(new TargetDir.HardLink(name, shown, first));
+            // The link is made at the end; what is in the way goes now, as for any entry.
+            if (clear(dir, name, shown, node)) {
+              dir.links.add(new TargetDir.HardLink(name, shown, first));
+            }
           } else {
-            collectFile(node, dir, name, shown, locations);
+            int fd = make(dir, name, shown, node, () -> dir.createFile(name, shown));
+            if (fd >= 0) {
+              collectFile(node, dir, name, shown, locations, fd);
+            }
           }
         }
         case SYMLINK -> {
-          dir.createSymlink(name, shown, node);
-          metadata(shown, () -> dir.setSymlinkMetadata(name, shown, node, root));
+          if (make(dir, name, shown, node, () -> dir.createSymlink(name, shown, node)) >= 0) {
+            metadata(shown, () -> dir.setSymlinkMetadata(name, shown, node, root));
+          }
         }
         case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> {
-          dir.createSpecial(name, shown, node);
-          metadata(shown, () -> dir.setSpecialMetadata(name, shown, node, root));
+          if (make(dir, name, shown, node, () -> dir.createSpecial(name, shown, node)) >= 0) {
+            metadata(shown, () -> dir.setSpecialMetadata(name, shown, node, root));
+          }
         }
       }
     } catch (Libc.Fatal e) {
@@ -177,6 +196,30 @@ public final class FileRestore {
     } catch (FileSystemException e) {
       warn(shown + ": not restored (" + reason(e) + ")");
     }
+  }
+
+  private interface Create {
+    int run() throws IOException;
+  }
+
+  /**
+   * Makes the entry for {@code node} with {@code create}; if the name is taken, clears the way and
+   * makes it once more. Returns what {@code create} returned, or -1 (with a warning) if what is in
+   * the way stays.
+   */
+  private int make(TargetDir dir, byte[] name, String shown, Node node, Create create)
+      throws IOException {
+    try {
+      return create.run();
+    } catch (FileAlreadyExistsException e) {
+      return clear(dir, name, shown, node) ? create.run() : -1;
+    }
+  }
+
+  /** Clears the way for {@code node} in {@code dir} (see {@link #makeRoom}); false if it stays. */
+  private boolean clear(TargetDir dir, byte[] name, String shown, Node node) throws IOException {
+    Libc.Stat existing = Libc.lstat(dir.fd(), name, shown);
+    return existing == null || makeRoom(dir, name, shown, node, existing);
   }
 
   /**
@@ -224,15 +267,20 @@ public final class FileRestore {
     return locations;
   }
 
+  /**
+   * Plans the file just created as {@code fd} (which it closes). It stays empty until its chunks
+   * arrive; its size is set when the last one has, if the chunks do not reach it.
+   */
   private void collectFile(
-      Node node, TargetDir dir, byte[] name, String shown, List<Location> locations)
+      Node node, TargetDir dir, byte[] name, String shown, List<Location> locations, int fd)
       throws IOException {
-    int fd = dir.createFile(name, shown);
     OutputFile file;
     try {
-      Libc.truncate(fd, node.size(), shown);
-      file = new OutputFile(this, dir, name, shown, node, Libc.fstat(fd, shown), locations.size());
+      file = new OutputFile(this, dir, name, node, Libc.fstat(fd, shown), locations.size());
       if (locations.isEmpty()) {
+        if (node.size() > 0) {
+          Libc.truncate(fd, node.size(), shown); // a hole all through
+        }
         setMetadata(fd, node, shown);
       }
       Libc.close(fd, shown);
@@ -254,7 +302,7 @@ public final class FileRestore {
     for (Location location : locations) {
       plan.computeIfAbsent(location.pack(), k -> new TreeMap<>())
           .computeIfAbsent(
-              location.entry().offset(), k -> new Slot(location.entry(), new ArrayList<>()))
+              location.entry().offset(), k -> new Slot(location.entry(), new ArrayList<>(1)))
           .targets()
           .add(new Target(file, offset));
       offset += location.entry().rawLength();

@@ -2,13 +2,18 @@ package dev.stele.snapshot;
 
 import com.sun.jna.Memory;
 import java.io.IOException;
+import java.util.List;
 
 /**
- * A file being restored. FileRestore creates it (empty, sized, with {@code O_EXCL}) while it walks
- * the snapshot; the first chunk to arrive opens it again, below the target and checked by inode, so
- * a file or link swapped in meanwhile is never written. Pages of zeros are skipped (the file was
- * sized up front, so they stay holes); the last chunk closes it and gives it its owner, mode and
- * time. A file that lost a chunk never gets them, and the restore removes it at the end.
+ * A file being restored. FileRestore creates it (empty, with {@code O_EXCL}) while it walks the
+ * snapshot; the first chunk to arrive opens it again, below the target and checked by inode, so a
+ * file or link swapped in meanwhile is never written. Pages of zeros are skipped; the last chunk
+ * sets the file's size if the writes fell short of it (so skipped pages at the end stay holes too),
+ * closes it and gives it its owner, mode and time. A file that lost a chunk never gets them, and
+ * the restore removes it at the end.
+ *
+ * <p>Restore holds one of these per file until the end: it keeps its node without the chunk list
+ * and makes the name shown in messages only when one is needed.
  *
  * <p>Concurrency: chunks of one file may arrive from several threads; all state is guarded by the
  * instance's lock.
@@ -23,32 +28,28 @@ final class OutputFile {
   private final FileRestore restore;
   private final TargetDir dir;
   private final byte[] name;
-  private final String shown;
   private final Node node;
   private final Libc.Stat stat;
   private int remaining;
+
+  /** Where the furthest write so far ended. */
+  private long written;
+
   private int fd = -1;
   private boolean failed;
 
   OutputFile(
-      FileRestore restore,
-      TargetDir dir,
-      byte[] name,
-      String shown,
-      Node node,
-      Libc.Stat stat,
-      int chunks) {
+      FileRestore restore, TargetDir dir, byte[] name, Node node, Libc.Stat stat, int chunks) {
     this.restore = restore;
     this.dir = dir;
     this.name = name;
-    this.shown = shown;
-    this.node = node;
+    this.node = node.withChunks(List.of());
     this.stat = stat;
     this.remaining = chunks;
   }
 
   String shown() {
-    return shown;
+    return dir.shown(node.name());
   }
 
   Libc.Stat stat() {
@@ -74,6 +75,7 @@ final class OutputFile {
    * was replaced; restore is told once).
    */
   synchronized boolean write(long offset, byte[] data) throws IOException {
+    String shown = shown();
     if (!failed && fd < 0) {
       fd = restore.target().openBelow(relative(), Libc.O_WRONLY, stat, shown);
       if (fd < 0) {
@@ -100,6 +102,7 @@ final class OutputFile {
       }
       buffer.write(0, data, start, end - start);
       Libc.write(fd, buffer, end - start, offset + start, shown);
+      written = Math.max(written, offset + end);
       start = end;
     }
     done();
@@ -143,8 +146,12 @@ final class OutputFile {
     if (fd >= 0) {
       int open = fd;
       fd = -1;
+      String shown = shown();
       try {
         if (!failed) {
+          if (written < node.size()) {
+            Libc.truncate(open, node.size(), shown);
+          }
           restore.setMetadata(open, node, shown);
         }
       } finally {

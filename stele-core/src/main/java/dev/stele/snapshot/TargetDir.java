@@ -88,15 +88,8 @@ final class TargetDir implements AutoCloseable {
     return path;
   }
 
-  /**
-   * Makes (or, if one {@code exists}, enters) the subdirectory {@code entry} for {@code dirNode}.
-   * Whatever else was in the way must have been cleared.
-   */
-  TargetDir makeDirectory(byte[] entry, String entryShown, Node dirNode, boolean exists)
-      throws IOException {
-    if (!exists) {
-      Libc.mkdir(fd, entry, entryShown);
-    }
+  /** Enters the subdirectory {@code entry}, made (or found) for {@code dirNode}. */
+  TargetDir enterDirectory(byte[] entry, String entryShown, Node dirNode) throws IOException {
     TargetDir child = new TargetDir(this, entry, entryShown, dirNode);
     child.fd =
         Libc.open(fd, entry, Libc.O_RDONLY | Libc.O_DIRECTORY | Libc.O_NOFOLLOW, 0, entryShown);
@@ -150,9 +143,10 @@ final class TargetDir implements AutoCloseable {
     return same ? opened : -1;
   }
 
-  /** Creates the symbolic link {@code name} for {@code link}. */
-  void createSymlink(byte[] entry, String entryShown, Node link) throws IOException {
+  /** Creates the symbolic link {@code name} for {@code link}; returns 0. */
+  int createSymlink(byte[] entry, String entryShown, Node link) throws IOException {
     Libc.symlink(Libc.cString(FileName.encode(link.target())), fd, entry, entryShown);
+    return 0;
   }
 
   /** Gives the symbolic link restore just made its owner (as root) and time. */
@@ -169,9 +163,10 @@ final class TargetDir implements AutoCloseable {
     Libc.setMtimeNoFollow(fd, entry, link.mtimeNanos(), entryShown);
   }
 
-  /** Creates the FIFO, socket or device node {@code name} for {@code special}. */
-  void createSpecial(byte[] entry, String entryShown, Node special) throws IOException {
+  /** Creates the FIFO, socket or device node {@code name} for {@code special}; returns 0. */
+  int createSpecial(byte[] entry, String entryShown, Node special) throws IOException {
     Libc.mknod(fd, entry, typeOf(special) | 0600, special.rdev(), entryShown);
+    return 0;
   }
 
   /** Gives the special file restore just made its owner (as root), mode and time. */
