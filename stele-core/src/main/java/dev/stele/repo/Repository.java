@@ -280,7 +280,8 @@ public final class Repository implements Closeable {
     String pack = location.pack();
     try {
       if (e.type() == ChunkType.TREE) {
-        return codec.open(pack, e, treePacks.get(pack, () -> store.read(pack)), e.offset());
+        TreePackCache.Sealed sealed = treePacks.read(store, pack, e);
+        return codec.open(pack, e, sealed.buffer(), sealed.offset());
       }
       return codec.open(pack, e, store.read(pack, e.offset(), e.length()), 0);
     } catch (IOException failure) {
