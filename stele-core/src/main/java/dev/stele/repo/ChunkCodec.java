@@ -49,14 +49,13 @@ final class ChunkCodec {
     byte[] raw = s.raw(entry.rawLength());
     open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), raw);
     if (!MessageDigest.isEqual(key.chunkId(raw, 0, entry.rawLength()), entry.id().bytes())) {
-      throw new CorruptBlobException(
-          pack + " (chunk " + entry.id().shortHex() + ")", "content does not match its id");
+      throw new CorruptBlobException(where(pack, entry), "content does not match its id");
     }
   }
 
   private void open(String pack, PackEntry entry, byte[] buf, int off, byte[] framed, byte[] out)
       throws IOException {
-    String where = pack + " (chunk " + entry.id().shortHex() + ")";
+    String where = where(pack, entry);
     if (off < 0 || (long) off + entry.length() > buf.length) {
       throw new CorruptBlobException(
           pack, "shorter than its entries (chunk " + entry.id().shortHex() + ")");
@@ -97,6 +96,11 @@ final class ChunkCodec {
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);
+
+  /** How a message names chunk {@code entry} of {@code pack}. */
+  private static String where(String pack, PackEntry entry) {
+    return pack + " (chunk " + entry.id().shortHex() + ")";
+  }
 
   private static byte[] aad(Id id, ChunkType type) {
     byte[] aad = Arrays.copyOf(id.bytes(), Id.BYTES + 1);
