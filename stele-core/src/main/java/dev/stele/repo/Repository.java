@@ -604,6 +604,14 @@ public final class Repository implements Closeable {
     return byTarget;
   }
 
+  /**
+   * The tombstone {@code id} as {@link #tombstones} read it (each is read once and never changes),
+   * or null if no call has read it yet.
+   */
+  public @Nullable Tombstone tombstone(Id id) {
+    return tombstonesRead.get(id);
+  }
+
   @Override
   public void close() throws IOException {
     if (onClose != null) {

@@ -2,7 +2,9 @@ package dev.stele.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobStore;
+import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.crypto.KdfParams;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
@@ -53,6 +55,12 @@ public final class OperatorFixture {
   /** Creates of names under this prefix fail in every filesystem store (null: none). */
   volatile String refuse;
 
+  /**
+   * Listings under this prefix fail in every filesystem store (null: none), as a passing network or
+   * storage error would.
+   */
+  volatile String unlisted;
+
   final StoreFactory stores;
   private final Map<String, AuditingBlobStore> shared =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -87,7 +95,8 @@ public final class OperatorFixture {
                   place.url(path),
                   k -> {
                     try {
-                      return audit(new RefusingBlobStore(real.open(place, path), () -> refuse));
+                      return audit(
+                          unlisting(new RefusingBlobStore(real.open(place, path), () -> refuse)));
                     } catch (IOException e) {
                       throw new java.io.UncheckedIOException(e);
                     }
@@ -101,6 +110,19 @@ public final class OperatorFixture {
     locations = new LocationReconciler(client, settings, metrics);
     repositories = new RepositoryReconciler(client, settings, metrics);
     backups = new BackupReconciler(client, settings);
+  }
+
+  private BlobStore unlisting(BlobStore store) {
+    return new ForwardingBlobStore(store) {
+      @Override
+      public List<BlobInfo> list(String prefix) throws IOException {
+        String failing = unlisted;
+        if (failing != null && prefix.startsWith(failing)) {
+          throw new IOException("listing " + prefix + ": Connection reset");
+        }
+        return super.list(prefix);
+      }
+    };
   }
 
   private AuditingBlobStore audit(BlobStore store) {

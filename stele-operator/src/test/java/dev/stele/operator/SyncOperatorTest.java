@@ -10,11 +10,14 @@ import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestSpec;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
+import dev.stele.k8s.api.Restore;
+import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.deletion.DeleteBackupRequestReconciler;
 import dev.stele.operator.kube.Settings;
+import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.sync.BackupSyncReconciler;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkType;
@@ -179,6 +182,118 @@ class SyncOperatorTest {
     assertThat(backupsInB()).hasSize(3);
     assertThat(b.backup("three").getStatus().snapshotID)
         .isEqualTo(a.backup("three").getStatus().snapshotID);
+  }
+
+  void deleteIn(KubernetesClient cluster, OperatorFixture op, String backup) {
+    var request = new DeleteBackupRequest();
+    request.setMetadata(
+        new ObjectMetaBuilder().withName("delete-" + backup).withNamespace(NS).build());
+    request.setSpec(new DeleteBackupRequestSpec());
+    request.getSpec().backupName = backup;
+    new DeleteBackupRequestReconciler(cluster, Lifecycle.settings(op))
+        .reconcile(cluster.resource(request).create());
+    assertThat(op.backup(backup)).isNull();
+  }
+
+  int tombstoneCount() throws IOException {
+    try (Repository repo = Lifecycle.open(a, base)) {
+      return repo.list(BlobKind.TOMBSTONE).size();
+    }
+  }
+
+  static List<String> names(List<Backup> backups) {
+    return backups.stream().map(x -> x.getMetadata().getName()).toList();
+  }
+
+  String removedMessage(OperatorFixture op) {
+    return op.client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> "BackupsRemoved".equals(e.getReason()))
+        .map(e -> e.getMessage())
+        .findFirst()
+        .orElse(null);
+  }
+
+  @Test
+  void aBackupDeletedInOneClusterLeavesEveryClusterThatSyncsTheRepository() throws IOException {
+    completedInA("one");
+    completedInA("gone");
+    connectB();
+    syncB();
+    assertThat(names(backupsInB())).containsExactlyInAnyOrder("one", "gone");
+    String goneId = b.backup("gone").getStatus().snapshotID;
+    // A Backup of B still running, whose status (wrongly) names the same manifest: never removed.
+    Backup running = new Backup();
+    running.setMetadata(new ObjectMetaBuilder().withName("running").withNamespace(NS).build());
+    running.setSpec(new BackupSpec());
+    running = clientB.resource(running).create();
+    running.setStatus(new BackupStatus());
+    running.getStatus().phase = RunPhase.IN_PROGRESS;
+    running.getStatus().snapshotID = goneId;
+    running.getStatus().repository = "default";
+    clientB.resource(running).updateStatus();
+
+    deleteIn(client, a, "gone");
+    int tombstones = tombstoneCount();
+    syncB();
+    assertThat(names(backupsInB())).containsExactlyInAnyOrder("one", "running");
+    assertThat(removedMessage(b))
+        .contains(
+            "removed 1 Backups deleted from the repository: gone: its manifest was tombstoned")
+        .contains("Backup stele/gone deleted by DeleteBackupRequest delete-gone");
+    // Removing it wrote nothing and asked for nothing: no tombstone, no request in B.
+    assertThat(tombstoneCount()).isEqualTo(tombstones);
+    assertThat(clientB.resources(DeleteBackupRequest.class).inNamespace(NS).list().getItems())
+        .isEmpty();
+    syncB();
+    assertThat(names(backupsInB())).containsExactlyInAnyOrder("one", "running");
+    assertThat(b.eventReasons("default").stream().filter("BackupsRemoved"::equals)).hasSize(1);
+
+    // The other way round: B deletes the synced "one", and A, where it was made, follows.
+    deleteIn(clientB, b, "one");
+    tombstones = tombstoneCount();
+    assertThat(new BackupSyncReconciler(client, Lifecycle.settings(a)).reconcile(a.bslr("default")))
+        .isEqualTo(Settings.DEFAULT_BACKUP_SYNC_PERIOD);
+    assertThat(a.backup("one")).isNull();
+    assertThat(removedMessage(a)).contains("one: ").contains("DeleteBackupRequest delete-one");
+    assertThat(tombstoneCount()).isEqualTo(tombstones);
+  }
+
+  @Test
+  void aSyncThatCannotReadTheTombstonesRemovesNothing() throws IOException {
+    completedInA("gone");
+    connectB();
+    syncB();
+    deleteIn(client, a, "gone");
+    b.unlisted = BlobKind.TOMBSTONE.prefix();
+    syncB();
+    assertThat(names(backupsInB())).containsExactly("gone");
+    assertThat(b.eventReasons("default")).contains("SyncFailed").doesNotContain("BackupsRemoved");
+    b.unlisted = null;
+    syncB();
+    assertThat(backupsInB()).isEmpty();
+  }
+
+  @Test
+  void aRestoreOfABackupDeletedElsewhereIsRefusedBeforeSyncRemovesIt() throws IOException {
+    completedInA("gone");
+    connectB();
+    syncB();
+    deleteIn(client, a, "gone");
+    var restore = new Restore();
+    restore.setMetadata(new ObjectMetaBuilder().withName("late").withNamespace(NS).build());
+    restore.setSpec(new RestoreSpec());
+    restore.getSpec().backupName = "gone";
+    restore.getSpec().namespaceMapping = Map.of("app", "app-copy");
+    new RestoreReconciler(clientB, Lifecycle.settings(b))
+        .reconcile(clientB.resource(restore).create());
+    Restore refused = clientB.resources(Restore.class).inNamespace(NS).withName("late").get();
+    assertThat(refused.getStatus().phase).isEqualTo(RunPhase.FAILED_VALIDATION);
+    assertThat(refused.getStatus().message)
+        .startsWith("backup gone was deleted from repository default: its manifest was tombstoned")
+        .contains("DeleteBackupRequest delete-gone")
+        .endsWith("it cannot be restored");
+    assertThat(b.eventReasons("late")).containsExactly("FailedValidation");
+    assertThat(clientB.namespaces().withName("app-copy").get()).isNull();
   }
 
   @Test

@@ -12,7 +12,9 @@ public enum RunPhase {
   WAITING_FOR_VOLUMES("WaitingForVolumes"),
   COMPLETED("Completed"),
   PARTIALLY_FAILED("PartiallyFailed"),
-  FAILED("Failed");
+  FAILED("Failed"),
+  /** A Restore refused before it started, as Velero's: its backup was deleted. */
+  FAILED_VALIDATION("FailedValidation");
 
   private final String value;
 
@@ -38,6 +40,9 @@ public enum RunPhase {
 
   /** Whether nothing follows this phase. */
   public boolean isFinal() {
-    return this == COMPLETED || this == PARTIALLY_FAILED || this == FAILED;
+    return this == COMPLETED
+        || this == PARTIALLY_FAILED
+        || this == FAILED
+        || this == FAILED_VALIDATION;
   }
 }

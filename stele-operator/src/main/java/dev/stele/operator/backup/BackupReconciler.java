@@ -124,7 +124,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     return switch (phase) {
       case IN_PROGRESS -> recover(pass, bslr);
       case WAITING_FOR_VOLUMES -> awaitVolumes(pass, bslr);
-      case COMPLETED, PARTIALLY_FAILED, FAILED ->
+      case COMPLETED, PARTIALLY_FAILED, FAILED, FAILED_VALIDATION ->
           throw new IllegalStateException("final: " + phase);
     };
   }

@@ -12,7 +12,7 @@ import dev.stele.k8s.api.DeleteBackupRequest;
 import dev.stele.k8s.api.DeleteBackupRequestStatus;
 import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.InvalidResourceException;
-import dev.stele.k8s.api.PodVolumeBackup;
+import dev.stele.operator.backup.BackupRemoval;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
@@ -73,7 +73,7 @@ public final class DeleteBackupRequestReconciler
     if (backup == null) {
       if (pass.status().tombstones != null && !pass.status().tombstones.isEmpty()) {
         // A pass that recorded the tombstones stopped before it finished.
-        deletePodVolumeBackups(ns, name);
+        BackupRemoval.removePodVolumeBackups(client, ns, name);
         return processed(pass, null, pass.status().message);
       }
       return failed(pass, "Backup " + name + " does not exist in " + ns);
@@ -147,18 +147,8 @@ public final class DeleteBackupRequestReconciler
     status.message = message;
     status.errors = null;
     pass.write();
-    deletePodVolumeBackups(backup.getMetadata().getNamespace(), backup.getMetadata().getName());
-    client.resource(backup).delete();
+    BackupRemoval.remove(client, backup);
     return processed(pass, until, message);
-  }
-
-  private void deletePodVolumeBackups(String ns, String backup) {
-    for (PodVolumeBackup pvb :
-        client.resources(PodVolumeBackup.class).inNamespace(ns).list().getItems()) {
-      if (pvb.getSpec() != null && backup.equals(pvb.getSpec().backupName)) {
-        client.resource(pvb).delete();
-      }
-    }
   }
 
   /** Processed: the Backup is gone. */

@@ -2,6 +2,7 @@ package dev.stele.operator.restore;
 
 import static dev.stele.k8s.api.RunPhase.COMPLETED;
 import static dev.stele.k8s.api.RunPhase.FAILED;
+import static dev.stele.k8s.api.RunPhase.FAILED_VALIDATION;
 import static dev.stele.k8s.api.RunPhase.IN_PROGRESS;
 import static dev.stele.k8s.api.RunPhase.PARTIALLY_FAILED;
 import static dev.stele.k8s.api.RunPhase.WAITING_FOR_VOLUMES;
@@ -94,7 +95,7 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
   private Duration start(Pass<Restore, RestoreStatus> pass) {
     StartCheck check = StartCheck.of(client, repositories, pass.resource());
     if (check.failure() != null) {
-      return finish(pass, FAILED, check.failure());
+      return finish(pass, check.invalid() ? FAILED_VALIDATION : FAILED, check.failure());
     }
     if (check.waitFor() != null) {
       return waitFor(pass, check.waitFor());
@@ -273,7 +274,10 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
     status.phase = phase;
     status.message = message;
     status.completionTimestamp = settings.clock().instant().toString();
-    pass.write(phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
+    pass.write(
+        phase == FAILED || phase == FAILED_VALIDATION ? Events.WARNING : Events.NORMAL,
+        phase.value(),
+        message);
     return null;
   }
 }

@@ -8,19 +8,24 @@ import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
+import dev.stele.operator.backup.Forgotten;
 import dev.stele.operator.kube.Times;
 import dev.stele.operator.repository.Repositories;
 import dev.stele.repo.Id;
+import dev.stele.repo.Repository;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
 import java.time.Clock;
 import java.time.Instant;
 
 /**
  * Whether a Restore can start: its spec is one the operator supports, its Backup is finished with a
- * snapshot, and the backup's repository is Ready. Exactly one of {@link #failure}, {@link #waitFor}
- * or the rest is set.
+ * snapshot, the backup's repository is Ready, and no tombstone there forgets the backup's manifest
+ * (the backup was deleted, maybe in another cluster, before sync removed its Backup here). Exactly
+ * one of {@link #failure}, {@link #waitFor} or the rest is set.
  *
  * @param failure why the restore can never run (it fails), or null
+ * @param invalid whether {@code failure} is a refusal of the restore itself (FailedValidation)
  * @param waitFor what it waits for (a running backup, a repository not Ready), or null
  * @param backup the Backup's status
  * @param repository the backup's repository
@@ -30,6 +35,7 @@ import java.time.Instant;
  */
 record StartCheck(
     String failure,
+    boolean invalid,
     String waitFor,
     BackupStatus backup,
     BackupStorageLocationRepository repository,
@@ -49,11 +55,15 @@ record StartCheck(
   }
 
   static StartCheck fail(String why) {
-    return new StartCheck(why, null, null, null, null, null, false);
+    return new StartCheck(why, false, null, null, null, null, null, false);
+  }
+
+  static StartCheck invalid(String why) {
+    return new StartCheck(why, true, null, null, null, null, null, false);
   }
 
   static StartCheck waitFor(String what) {
-    return new StartCheck(null, what, null, null, null, null, false);
+    return new StartCheck(null, false, what, null, null, null, null, false);
   }
 
   static StartCheck of(KubernetesClient client, Repositories repositories, Restore restore) {
@@ -108,7 +118,30 @@ record StartCheck(
     if (notReady != null) {
       return waitFor(notReady);
     }
+    String deleted;
+    try (Repository repo = repositories.open(repository)) {
+      deleted = Forgotten.why(repo, repo.tombstones(), snapshot);
+    } catch (IOException | InvalidResourceException | RuntimeException e) {
+      return waitFor("repository " + bs.repository + ": " + e.getMessage());
+    }
+    if (deleted != null) {
+      return invalid(
+          "backup "
+              + name
+              + " was deleted from repository "
+              + bs.repository
+              + ": "
+              + deleted
+              + "; it cannot be restored");
+    }
     return new StartCheck(
-        null, null, bs, repository, snapshot, selection, policy == ExistingResourcePolicy.UPDATE);
+        null,
+        false,
+        null,
+        bs,
+        repository,
+        snapshot,
+        selection,
+        policy == ExistingResourcePolicy.UPDATE);
   }
 }

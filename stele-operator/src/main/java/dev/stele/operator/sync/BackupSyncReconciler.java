@@ -8,6 +8,7 @@ import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
 import dev.stele.operator.backup.BackupLabels;
+import dev.stele.operator.backup.BackupRemoval;
 import dev.stele.operator.backup.Manifests;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
@@ -38,7 +39,10 @@ import org.slf4j.LoggerFactory;
  * Sync: every {@link Settings#backupSyncPeriod()}, each Ready repository's backup manifests (those
  * tagged {@code backup} that no tombstone forgets) become Backup resources in the repository's
  * namespace when the cluster has no Backup of that name — the way into a new cluster pointed at an
- * old bucket. A deleted backup's manifest is tombstoned, so it is never brought back.
+ * old bucket. A deleted backup's manifest is tombstoned, so it is never brought back; and a
+ * finished Backup whose manifest is tombstoned, deleted in this cluster or another using the same
+ * repository, is removed ({@link GoneBackup}), with an Event on the repository saying which went
+ * and why. Removing it writes nothing and asks for no deletion: the tombstone already exists.
  *
  * <p>A pass lists the snapshots and the tombstones and reads only manifests this process has not
  * seen ({@link Manifests}).
@@ -86,15 +90,16 @@ public final class BackupSyncReconciler
     BackupStorageLocationRepository bslr = pass.resource();
     String ns = bslr.getMetadata().getNamespace();
     List<String> created = new ArrayList<>();
+    List<GoneBackup> gone = List.of();
     try (Repository repo = repositories.open(bslr)) {
       Map<String, Backup> existing = new HashMap<>();
       for (Backup b : client.resources(Backup.class).inNamespace(ns).list().getItems()) {
         existing.put(b.getMetadata().getName(), b);
       }
       // Read after the Backups were listed: a deletion tombstones the manifest before it removes
-      // the
-      // Backup, so a Backup missing from that list because it was deleted is tombstoned here.
-      Map<String, SnapshotCatalog.Entry> live = liveBackups(repo, repo.tombstoned());
+      // the Backup, so a Backup missing from that list because it was deleted is tombstoned here.
+      Map<String, List<Id>> tombstones = repo.tombstones();
+      Map<String, SnapshotCatalog.Entry> live = liveBackups(repo, tombstones.keySet());
       Map<String, SnapshotCatalog.Entry> missing = new LinkedHashMap<>();
       live.forEach(
           (name, entry) -> {
@@ -109,6 +114,10 @@ public final class BackupSyncReconciler
           created.add(e.getKey());
         }
       }
+      gone = GoneBackup.among(repo, bslr.getMetadata().getName(), existing.values(), tombstones);
+      for (GoneBackup g : gone) {
+        BackupRemoval.remove(client, g.backup());
+      }
     } catch (IOException | InvalidResourceException | RuntimeException e) {
       LOG.warn("sync of repository {}: {}", bslr.getMetadata().getName(), e.toString());
       pass.event(Events.WARNING, "SyncFailed", "backup sync: " + e.getMessage());
@@ -121,9 +130,22 @@ public final class BackupSyncReconciler
           "created "
               + created.size()
               + " Backups found in the repository: "
-              + String.join(", ", created.size() <= 10 ? created : created.subList(0, 10))
-              + (created.size() <= 10 ? "" : ", …"));
+              + firstTen(created, ", "));
     }
+    if (!gone.isEmpty()) {
+      pass.event(
+          Events.NORMAL,
+          "BackupsRemoved",
+          "removed "
+              + gone.size()
+              + " Backups deleted from the repository: "
+              + firstTen(gone.stream().map(g -> g.name() + ": " + g.why()).toList(), "; "));
+    }
+  }
+
+  private static String firstTen(List<String> items, String separator) {
+    return String.join(separator, items.size() <= 10 ? items : items.subList(0, 10))
+        + (items.size() <= 10 ? "" : separator + "…");
   }
 
   private static boolean syncedWithoutStatus(Backup b, Id id) {
