@@ -15,21 +15,29 @@ import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.OperatorMetrics;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
+import dev.stele.operator.kube.SecretTriggers;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.Place;
 import dev.stele.s3.BucketConfig;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
+import io.javaoperatorsdk.operator.api.reconciler.EventSourceContext;
+import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Reconciles a {@link BackupStorageLocation}: every {@code validationFrequency} it reads the
- * bucket's versioning and object lock, decides whether repositories can live there ({@link
- * LocationCheck}), writes that into the status, and creates the location's default repository.
+ * Reconciles a {@link BackupStorageLocation}: every {@code validationFrequency}, and at once when
+ * its spec or a Secret it names changes, it reads the bucket's versioning and object lock, decides
+ * whether repositories can live there ({@link LocationCheck}), writes that into the status, and
+ * creates the location's default repository.
  */
 @ControllerConfiguration(name = "backupstoragelocation")
 public final class LocationReconciler
@@ -43,6 +51,64 @@ public final class LocationReconciler
     super(client, new Events(client, settings.clock()), BackupStorageLocationStatus::new);
     this.settings = settings;
     this.metrics = metrics;
+  }
+
+  /** Index of the primary cache: a location under each {@code <namespace>/<Secret>} it names. */
+  static final String BY_SECRET = "by-secret";
+
+  /**
+   * What each location (by uid) was last validated with in this process: the place its spec and
+   * Secrets gave, or why they gave none. A pass whose inputs differ validates at once, so a
+   * corrected Secret takes effect without waiting for {@code validationFrequency}.
+   */
+  private final Map<String, Inputs> validatedWith = new ConcurrentHashMap<>();
+
+  /**
+   * What a validation reads besides the bucket.
+   *
+   * @param place where the location is, its Secrets read; null if they could not be
+   * @param problem why there is no place, or null
+   */
+  private record Inputs(Place place, String problem) {
+    static Inputs of(KubernetesClient client, BackupStorageLocation bsl) {
+      try {
+        return new Inputs(Places.resolve(client, bsl), null);
+      } catch (InvalidResourceException | IllegalArgumentException e) {
+        return new Inputs(null, e.getMessage());
+      }
+    }
+  }
+
+  /**
+   * Watches the Secrets locations name (credentials, CA certificate): a change validates every
+   * location naming it at once ({@link SecretTriggers}).
+   */
+  @Override
+  public List<EventSource<?, BackupStorageLocation>> prepareEventSources(
+      EventSourceContext<BackupStorageLocation> context) {
+    return List.of(
+        SecretTriggers.of(
+            context,
+            BackupStorageLocation.class,
+            BY_SECRET,
+            LocationReconciler::secrets,
+            settings.repositories()));
+  }
+
+  /** The names of the Secrets {@code bsl} names. */
+  static List<String> secrets(BackupStorageLocation bsl) {
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    List<String> names = new ArrayList<>();
+    if (spec != null && spec.credential != null && spec.credential.getName() != null) {
+      names.add(spec.credential.getName());
+    }
+    if (spec != null
+        && spec.objectStorage != null
+        && spec.objectStorage.caCertRef != null
+        && spec.objectStorage.caCertRef.getName() != null) {
+      names.add(spec.objectStorage.caCertRef.getName());
+    }
+    return names;
   }
 
   /** The cached copy is enough: a pass replaces the whole status with what the bucket says. */
@@ -67,15 +133,19 @@ public final class LocationReconciler
       frequency = DEFAULT_FREQUENCY;
     }
     long generation = generation(bsl);
+    Inputs inputs = Inputs.of(client, bsl);
+    String uid = bsl.getMetadata().getUid();
     if (old != null
         && old.lastValidationTime != null
-        && Objects.equals(old.observedGeneration, generation)) {
+        && Objects.equals(old.observedGeneration, generation)
+        && inputs.equals(validatedWith.get(uid))) {
       Instant next = Instant.parse(old.lastValidationTime).plus(frequency);
       if (now.isBefore(next)) {
         return Duration.between(now, next);
       }
     }
-    BackupStorageLocationStatus status = validate(bsl, frequency);
+    BackupStorageLocationStatus status = validate(bsl, inputs, frequency);
+    validatedWith.put(uid, inputs);
     status.lastValidationTime = now.toString();
     status.observedGeneration = generation;
     status.conditions = old == null ? status.conditions : old.conditions;
@@ -106,15 +176,18 @@ public final class LocationReconciler
     return frequency;
   }
 
-  private BackupStorageLocationStatus validate(BackupStorageLocation bsl, Duration frequency) {
+  private BackupStorageLocationStatus validate(
+      BackupStorageLocation bsl, Inputs inputs, Duration frequency) {
     BackupStorageLocationStatus status = new BackupStorageLocationStatus();
     BackupStorageLocationSpec spec = bsl.getSpec();
-    Place place = null;
+    Place place = inputs.place();
     try {
       if (spec != null && spec.validationFrequency != null) {
         Durations.parse(spec.validationFrequency, frequency);
       }
-      place = Places.resolve(client, bsl);
+      if (place == null) {
+        throw new InvalidResourceException(inputs.problem());
+      }
       BucketConfig bucket = settings.stores().inspect(place);
       status.versioning = bucket.versioning();
       status.objectLockEnabled = bucket.objectLock();

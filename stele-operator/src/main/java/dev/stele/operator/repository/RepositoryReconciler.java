@@ -12,6 +12,7 @@ import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.OperatorMetrics;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
+import dev.stele.operator.kube.SecretTriggers;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.kube.Stopping;
 import dev.stele.operator.location.LocationReconciler;
@@ -68,9 +69,14 @@ public final class RepositoryReconciler
   /** Index of the primary cache: a repository under the key {@code <namespace>/<location>}. */
   static final String BY_LOCATION = "by-location";
 
+  /** Index of the primary cache: a repository under {@code <namespace>/<password Secret>}. */
+  static final String BY_PASSWORD = "by-password-secret";
+
   /**
-   * Watches locations too: a change of a location (its phase, above all) reconciles every
-   * repository that names it at once, instead of at the next recheck.
+   * Watches locations and password Secrets too: a change of a location (its phase, above all) or of
+   * a repository's password Secret reconciles every repository that names it at once, instead of at
+   * the next recheck; the repository is then opened anew with the new password ({@link
+   * SecretTriggers}).
    */
   @Override
   public List<EventSource<?, BackupStorageLocationRepository>> prepareEventSources(
@@ -99,7 +105,14 @@ public final class RepositoryReconciler
                         .map(ResourceID::fromResource)
                         .collect(Collectors.toSet()))
             .build();
-    return List.of(new InformerEventSource<>(config, context));
+    return List.of(
+        new InformerEventSource<>(config, context),
+        SecretTriggers.of(
+            context,
+            BackupStorageLocationRepository.class,
+            BY_PASSWORD,
+            r -> List.of(Passwords.ref(r).getName()),
+            settings.repositories()));
   }
 
   @Override

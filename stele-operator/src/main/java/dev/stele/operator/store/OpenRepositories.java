@@ -225,9 +225,12 @@ public final class OpenRepositories implements Closeable {
   }
 
   /**
-   * A Secret changed or went: drop the repositories in its namespace opened with another version.
+   * A Secret changed or went ({@code version} null): drops the repositories in its namespace opened
+   * with another version of it. Called by this registry's own watch, and by the reconcilers' Secret
+   * event sources before they reconcile, so that the pass a Secret's change starts never reuses a
+   * repository opened with its old content, whichever watch hears of the change first.
    */
-  private void changed(String namespace, String secret, @Nullable String version) {
+  public void changed(String namespace, String secret, @Nullable String version) {
     open.forEach(
         (key, entry) -> {
           if (key.startsWith(namespace + "/")
