@@ -60,14 +60,18 @@ final class PhaseWait {
 
   /**
    * The exit code of a finished {@code kind name}: prints how it ended and what to run next; a
-   * Failed one is a failure with its message.
+   * Failed or FailedValidation one is a failure with its message.
    */
   static int outcome(
       String kind, String name, State state, String describe, PrintWriter out, PrintWriter err) {
-    if (state.phase() == RunPhase.FAILED) {
+    if (state.phase() == RunPhase.FAILED || state.phase() == RunPhase.FAILED_VALIDATION) {
       throw new CliException(
           ExitCode.ERROR,
-          kind + " " + name + " failed" + (state.message() == null ? "" : ": " + state.message()));
+          kind
+              + " "
+              + name
+              + (state.phase() == RunPhase.FAILED ? " failed" : " failed validation")
+              + (state.message() == null ? "" : ": " + state.message()));
     }
     out.printf(
         "%s %s finished with status %s. Run '%s' for details.%n",

@@ -3,10 +3,14 @@ package dev.stele.cli.cluster;
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.DeleteBackupRequest;
+import dev.stele.k8s.api.DeleteBackupRequestStatus;
+import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -19,8 +23,11 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stele restore create [NAME] --from-backup B}: a Restore resource; the operator recreates
- * the backup's objects (and fills its pod volumes) in this cluster. The backup must exist and have
- * finished with its data written (Completed or PartiallyFailed); nothing is created otherwise.
+ * the backup's objects (and fills its pod volumes) in this cluster. The backup must exist, have
+ * finished with its data written (Completed or PartiallyFailed) and not be being deleted (a
+ * DeleteBackupRequest names it); nothing is created otherwise. A backup deleted in another cluster
+ * on the same repository, before sync removed it here, is refused by the operator
+ * (FailedValidation), which {@code --wait} prints.
  */
 @Command(
     name = "create",
@@ -77,7 +84,25 @@ public final class RestoreCreateCommand extends ClusterCommand {
         KubeNames.resourceName(
             "restore name",
             name != null ? name : backup + "-" + SUFFIX.format(env().clock().instant()));
-    Backup from = require(Backup.class, "backup", backup);
+    Backup from = get(Backup.class, backup);
+    String deletion = deletion(from != null);
+    if (from == null) {
+      throw CliException.notFound(
+          "backup "
+              + backup
+              + " does not exist in namespace "
+              + namespace
+              + (deletion == null ? "" : ": it was deleted by DeleteBackupRequest " + deletion));
+    }
+    if (deletion != null) {
+      throw new CliException(
+          ExitCode.ERROR,
+          "backup "
+              + backup
+              + " is being deleted by DeleteBackupRequest "
+              + deletion
+              + ": it cannot be restored");
+    }
     RunPhase phase = from.getStatus() == null ? null : from.getStatus().phase;
     if (phase == RunPhase.FAILED) {
       throw new CliException(
@@ -117,6 +142,32 @@ public final class RestoreCreateCommand extends ClusterCommand {
             interval,
             out());
     return PhaseWait.outcome("restore", restore, end, describe, out(), err());
+  }
+
+  /**
+   * The DeleteBackupRequest deleting the backup, or null: for a Backup that still exists, one not
+   * processed yet; for one that is gone, one that did not fail. Null too when requests cannot be
+   * listed: then the operator's answer (FailedValidation, printed by {@code --wait}) says it.
+   */
+  private String deletion(boolean exists) {
+    List<DeleteBackupRequest> requests;
+    try {
+      requests =
+          client.resources(DeleteBackupRequest.class).inNamespace(namespace).list().getItems();
+    } catch (KubernetesClientException e) {
+      return null;
+    }
+    for (DeleteBackupRequest r : requests) {
+      DeleteBackupRequestStatus s = r.getStatus();
+      boolean processed = s != null && s.phase == DeletionPhase.PROCESSED;
+      boolean failed = processed && (s.tombstones == null || s.tombstones.isEmpty());
+      if (r.getSpec() != null
+          && backup.equals(r.getSpec().backupName)
+          && (exists ? !processed : !failed)) {
+        return r.getMetadata().getName();
+      }
+    }
+    return null;
   }
 
   private RestoreSpec spec() {

@@ -6,6 +6,10 @@ import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.Format;
 import dev.stele.k8s.api.Backup;
+import dev.stele.k8s.api.DeleteBackupRequest;
+import dev.stele.k8s.api.DeleteBackupRequestSpec;
+import dev.stele.k8s.api.DeleteBackupRequestStatus;
+import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
@@ -182,6 +186,87 @@ class RestoreScheduleCommandsTest {
     assertThat(noBackup.errorLines()).hasSize(1);
     assertThat(noBackup.stderr()).contains("--from-backup");
     assertThat(k8s.list(Restore.class)).isEmpty();
+  }
+
+  void deleteRequest(String name, String backup, DeleteBackupRequestStatus status) {
+    var r = new DeleteBackupRequest();
+    r.setMetadata(new ObjectMetaBuilder().withName(name).build());
+    r.setSpec(new DeleteBackupRequestSpec());
+    r.getSpec().backupName = backup;
+    r = k8s.create(r);
+    if (status != null) {
+      r.setStatus(status);
+      k8s.updateStatus(r);
+    }
+  }
+
+  @Test
+  void restoreCreateSaysWhenTheBackupIsOrWasDeleted() throws Exception {
+    k8s.backup("nightly", null, ClusterFixture.status(RunPhase.COMPLETED));
+    deleteRequest("delete-nightly", "nightly", null);
+    var done = new DeleteBackupRequestStatus();
+    done.phase = DeletionPhase.PROCESSED;
+    done.tombstones = List.of("tombstones/" + "ab".repeat(32));
+    deleteRequest("delete-old", "old", done);
+    // A request that failed deleted nothing: the backup is restorable, and one that is gone is
+    // simply missing.
+    var failed = new DeleteBackupRequestStatus();
+    failed.phase = DeletionPhase.PROCESSED;
+    failed.errors = List.of("repository default: Connection reset");
+    deleteRequest("delete-ghost", "ghost", failed);
+
+    assertRefused(
+        ExitCode.ERROR,
+        "stele: backup nightly is being deleted by DeleteBackupRequest delete-nightly: it cannot"
+            + " be restored",
+        "restore",
+        "create",
+        "--from-backup",
+        "nightly");
+    assertRefused(
+        ExitCode.NOT_FOUND,
+        "stele: backup old does not exist in namespace stele: it was deleted by"
+            + " DeleteBackupRequest delete-old",
+        "restore",
+        "create",
+        "--from-backup",
+        "old");
+    assertRefused(
+        ExitCode.NOT_FOUND,
+        "stele: backup ghost does not exist in namespace stele",
+        "restore",
+        "create",
+        "--from-backup",
+        "ghost");
+
+    // Deleted in another cluster before sync ran here: the operator's FailedValidation is printed.
+    k8s.backup("synced", null, ClusterFixture.status(RunPhase.COMPLETED));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    CompletableFuture<Cli.Run> run =
+        CompletableFuture.supplyAsync(
+            () ->
+                k8s.run(
+                    out,
+                    "restore",
+                    "create",
+                    "r2",
+                    "--from-backup",
+                    "synced",
+                    "--wait",
+                    "--wait-interval",
+                    "20ms"));
+    Restore r = Await.until("restore r2 created", () -> k8s.get(Restore.class, "r2"), x -> true);
+    RestoreStatus s = new RestoreStatus();
+    s.phase = RunPhase.FAILED_VALIDATION;
+    s.message = "backup synced was deleted from repository default: its manifest was tombstoned";
+    r.setStatus(s);
+    k8s.updateStatus(r);
+    Cli.Run refused = run.get(10, TimeUnit.SECONDS);
+    assertThat(refused.exitCode()).isEqualTo(ExitCode.ERROR);
+    assertThat(refused.errorLines())
+        .containsExactly(
+            "stele: restore r2 failed validation: backup synced was deleted from repository"
+                + " default: its manifest was tombstoned");
   }
 
   @Test
