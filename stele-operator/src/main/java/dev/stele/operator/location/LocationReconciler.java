@@ -27,7 +27,6 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -91,24 +90,8 @@ public final class LocationReconciler
             context,
             BackupStorageLocation.class,
             BY_SECRET,
-            LocationReconciler::secrets,
+            Places::secretNames,
             settings.repositories()));
-  }
-
-  /** The names of the Secrets {@code bsl} names. */
-  static List<String> secrets(BackupStorageLocation bsl) {
-    BackupStorageLocationSpec spec = bsl.getSpec();
-    List<String> names = new ArrayList<>();
-    if (spec != null && spec.credential != null && spec.credential.getName() != null) {
-      names.add(spec.credential.getName());
-    }
-    if (spec != null
-        && spec.objectStorage != null
-        && spec.objectStorage.caCertRef != null
-        && spec.objectStorage.caCertRef.getName() != null) {
-      names.add(spec.objectStorage.caCertRef.getName());
-    }
-    return names;
   }
 
   /** The cached copy is enough: a pass replaces the whole status with what the bucket says. */

@@ -7,10 +7,28 @@ import dev.stele.k8s.api.Provider;
 import dev.stele.operator.kube.Secrets;
 import dev.stele.operator.store.Place;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Resolves a {@link BackupStorageLocation}'s Secrets into a {@link Place}. */
 public final class Places {
   private Places() {}
+
+  /** The names of the Secrets {@code bsl} names: its credentials and its CA certificate. */
+  public static List<String> secretNames(BackupStorageLocation bsl) {
+    BackupStorageLocationSpec spec = bsl.getSpec();
+    List<String> names = new ArrayList<>();
+    if (spec != null && spec.credential != null && spec.credential.getName() != null) {
+      names.add(spec.credential.getName());
+    }
+    if (spec != null
+        && spec.objectStorage != null
+        && spec.objectStorage.caCertRef != null
+        && spec.objectStorage.caCertRef.getName() != null) {
+      names.add(spec.objectStorage.caCertRef.getName());
+    }
+    return names;
+  }
 
   public static Place resolve(KubernetesClient client, BackupStorageLocation bsl)
       throws InvalidResourceException {

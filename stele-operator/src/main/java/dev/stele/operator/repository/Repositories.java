@@ -176,18 +176,9 @@ public final class Repositories {
    */
   static Dependencies dependencies(
       KubernetesClient client, BackupStorageLocationRepository bslr, BackupStorageLocation bsl) {
-    Set<String> secrets = new HashSet<>();
+    Set<String> secrets = new HashSet<>(Places.secretNames(bsl));
     secrets.add(Passwords.ref(bslr).getName());
     BackupStorageLocationSpec spec = bsl.getSpec();
-    if (spec != null && spec.credential != null && spec.credential.getName() != null) {
-      secrets.add(spec.credential.getName());
-    }
-    if (spec != null
-        && spec.objectStorage != null
-        && spec.objectStorage.caCertRef != null
-        && spec.objectStorage.caCertRef.getName() != null) {
-      secrets.add(spec.objectStorage.caCertRef.getName());
-    }
     String resources =
         Passwords.ref(bslr).getKey()
             + " "
