@@ -33,24 +33,14 @@ final class BackupDescribeCommand extends ClusterCommand {
     BackupStatus s = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
     Details d = new Details(out());
     Describe.header(d, backup, namespace, s.phase, s.message, s.errors, s.warnings);
-    Describe.filters(
-        d,
-        spec.includedNamespaces,
-        spec.excludedNamespaces,
-        spec.includedResources,
-        spec.excludedResources,
-        spec.includeClusterResources);
-    d.field("Label selector", KubeNames.selector(spec.labelSelector));
     String location = location(spec, s);
-    d.field("Storage location", location);
-    d.field(
-        "Repository",
+    Describe.backupSpec(
+        d,
+        spec,
+        location,
         s.repository != null
             ? s.repository
             : spec.repository != null ? spec.repository : "<the location's default>");
-    d.field("TTL", spec.ttl != null ? spec.ttl : "720h (default)");
-    d.field("Default volumes to fs backup", Boolean.TRUE.equals(spec.defaultVolumesToFsBackup));
-    d.end();
     Describe.times(d, backup, s.startTimestamp, s.completionTimestamp);
     d.field("Items backed up", s.items == null ? "-" : s.items);
     if (s.chunksNew != null) {
