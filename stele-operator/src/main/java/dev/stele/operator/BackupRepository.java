@@ -42,11 +42,9 @@ import java.util.List;
  */
 public final class BackupRepository implements AutoCloseable {
   private final Repository repo;
-  private final String backupName;
 
-  private BackupRepository(Repository repo, String backupName) {
+  private BackupRepository(Repository repo) {
     this.repo = repo;
-    this.backupName = backupName;
   }
 
   /**
@@ -70,7 +68,7 @@ public final class BackupRepository implements AutoCloseable {
         s.repository != null
             ? repositories.named(namespace, s.repository)
             : repositories.resolve(namespace, spec.repository, spec.storageLocation);
-    return new BackupRepository(repositories.open(bslr), backup.getMetadata().getName());
+    return new BackupRepository(repositories.open(bslr));
   }
 
   /** The file names a backup's snapshot and a restore's results snapshot hold at their root. */
@@ -134,11 +132,6 @@ public final class BackupRepository implements AutoCloseable {
   /** Copies a file that {@link #files} listed to {@code out}. */
   public void cat(Node file, OutputStream out) throws IOException {
     new SnapshotBrowser(repo).cat(file, out);
-  }
-
-  /** The name of the Backup whose repository this is. */
-  public String backupName() {
-    return backupName;
   }
 
   @Override

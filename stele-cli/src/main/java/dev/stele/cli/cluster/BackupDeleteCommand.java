@@ -34,14 +34,7 @@ final class BackupDeleteCommand extends ClusterCommand {
   @Override
   int run() {
     List<Backup> backups = select(Backup.class, "backup", names);
-    String question =
-        "Delete backup"
-            + (names.size() == 1 ? " " : "s ")
-            + String.join(", ", names)
-            + " in namespace "
-            + namespace
-            + "?";
-    if (!Confirm.ask(env(), confirm, question)) {
+    if (!Confirm.delete(env(), confirm, "backup", names, namespace, "")) {
       out().println("Nothing deleted.");
       return ExitCode.OK;
     }

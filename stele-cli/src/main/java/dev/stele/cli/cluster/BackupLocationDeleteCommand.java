@@ -35,14 +35,13 @@ final class BackupLocationDeleteCommand extends ClusterCommand {
   int run() {
     List<BackupStorageLocation> locations =
         select(BackupStorageLocation.class, "backup storage location", names);
-    String question =
-        "Delete backup storage location"
-            + (names.size() == 1 ? " " : "s ")
-            + String.join(", ", names)
-            + " in namespace "
-            + namespace
-            + " (nothing in the bucket is deleted)?";
-    if (!Confirm.ask(env(), confirm, question)) {
+    if (!Confirm.delete(
+        env(),
+        confirm,
+        "backup storage location",
+        names,
+        namespace,
+        " (nothing in the bucket is deleted)")) {
       out().println("Nothing deleted.");
       return ExitCode.OK;
     }

@@ -2,6 +2,7 @@ package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliEnvironment;
 import dev.stele.cli.CliException;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -11,8 +12,17 @@ import java.util.Locale;
 final class Confirm {
   private Confirm() {}
 
-  /** True to go on: {@code confirm} given, or {@code y} answered to {@code question}. */
-  static boolean ask(CliEnvironment env, boolean confirm, String question) {
+  /**
+   * True to go on deleting the {@code kind} (singular) named {@code names} in {@code namespace}:
+   * {@code confirm} given, or {@code y} answered; {@code note} (or "") ends the question.
+   */
+  static boolean delete(
+      CliEnvironment env,
+      boolean confirm,
+      String kind,
+      List<String> names,
+      String namespace,
+      String note) {
     if (confirm) {
       return true;
     }
@@ -20,6 +30,15 @@ final class Confirm {
       throw CliException.usage(
           "not deleting without confirmation: give --confirm (no terminal to ask on)");
     }
+    String question =
+        "Delete "
+            + kind
+            + (names.size() == 1 ? " " : "s ")
+            + String.join(", ", names)
+            + " in namespace "
+            + namespace
+            + note
+            + "?";
     String answer = env.terminal().readLine(question + " [y/N] ");
     String a = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
     return a.equals("y") || a.equals("yes");

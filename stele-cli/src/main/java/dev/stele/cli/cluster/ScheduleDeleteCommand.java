@@ -24,14 +24,7 @@ final class ScheduleDeleteCommand extends ClusterCommand {
   @Override
   int run() {
     List<Schedule> schedules = select(Schedule.class, "schedule", names);
-    String question =
-        "Delete schedule"
-            + (names.size() == 1 ? " " : "s ")
-            + String.join(", ", names)
-            + " in namespace "
-            + namespace
-            + "?";
-    if (!Confirm.ask(env(), confirm, question)) {
+    if (!Confirm.delete(env(), confirm, "schedule", names, namespace, "")) {
       out().println("Nothing deleted.");
       return ExitCode.OK;
     }
