@@ -3,9 +3,9 @@
  * java-operator-sdk and fabric8, over stele-core's repositories.
  *
  * <p>Exports only the package the command line uses: the two processes ({@code SteleOperator},
- * {@code NodeAgent}) and {@code BackupLogs}; everything else stays inside. Open, because
- * java-operator-sdk, fabric8 and Jackson reflect on the reconcilers and on the records written as
- * JSON, wherever they live.
+ * {@code NodeAgent}), {@code BackupRepository} and {@code CronCheck}; everything else stays inside.
+ * Open, because java-operator-sdk, fabric8 and Jackson reflect on the reconcilers and on the
+ * records written as JSON, wherever they live.
  */
 // fabric8, java-operator-sdk, Micrometer and cron-utils have no module descriptors.
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})

@@ -25,7 +25,8 @@ public final class ExitCode {
           + " or a Backup or Restore"
           + " waited for (--wait) ended PartiallyFailed%n"
           + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_JAVA_OPTS;"
-          + " for backup, restore create|get|describe and schedule: KUBECONFIG, STELE_NAMESPACE.%n"
+          + " for backup, restore create|get|describe|logs, schedule, backup-location and"
+          + " repository: KUBECONFIG, STELE_NAMESPACE.%n"
           + "See docs/cli.md for more.";
 
   private ExitCode() {}

@@ -2,9 +2,11 @@ package dev.stele.cli;
 
 import ch.qos.logback.classic.Level;
 import dev.stele.cli.cluster.BackupCommand;
+import dev.stele.cli.cluster.BackupLocationCommand;
 import dev.stele.cli.cluster.InstallCommand;
 import dev.stele.cli.cluster.NodeAgentCommand;
 import dev.stele.cli.cluster.OperatorCommand;
+import dev.stele.cli.cluster.RepositoryCommand;
 import dev.stele.cli.cluster.RestoreWaitCommand;
 import dev.stele.cli.cluster.ScheduleCommand;
 import dev.stele.cli.cluster.UninstallCommand;
@@ -51,6 +53,8 @@ public final class Main implements Callable<Integer> {
           OperatorCommand.class,
           BackupCommand.class,
           ScheduleCommand.class,
+          BackupLocationCommand.class,
+          RepositoryCommand.class,
           NodeAgentCommand.class,
           RestoreWaitCommand.class,
           TrainingCommand.class,

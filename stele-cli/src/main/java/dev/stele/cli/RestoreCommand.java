@@ -3,6 +3,7 @@ package dev.stele.cli;
 import dev.stele.cli.cluster.RestoreCreateCommand;
 import dev.stele.cli.cluster.RestoreDescribeCommand;
 import dev.stele.cli.cluster.RestoreGetCommand;
+import dev.stele.cli.cluster.RestoreLogsCommand;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.FileRestore;
@@ -35,6 +36,7 @@ import picocli.CommandLine.Parameters;
       RestoreCreateCommand.class,
       RestoreGetCommand.class,
       RestoreDescribeCommand.class,
+      RestoreLogsCommand.class,
     })
 final class RestoreCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;

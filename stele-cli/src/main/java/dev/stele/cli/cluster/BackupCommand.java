@@ -7,13 +7,14 @@ import picocli.CommandLine.Command;
 @Command(
     name = "backup",
     description =
-        "Create, list, describe and delete the Backups of a cluster, and read their logs"
-            + " (the kubeconfig's cluster; the operator does the work).",
+        "Create, list, describe and delete the Backups of a cluster, read their logs and"
+            + " download their resources (the kubeconfig's cluster; the operator does the work).",
     subcommands = {
       BackupCreateCommand.class,
       BackupGetCommand.class,
       BackupDescribeCommand.class,
       BackupLogsCommand.class,
+      BackupDownloadCommand.class,
       BackupDeleteCommand.class,
     })
 public final class BackupCommand extends GroupCommand {}

@@ -1,6 +1,5 @@
 package dev.stele.cli.cluster;
 
-import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.DeleteBackupRequest;
@@ -9,7 +8,6 @@ import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,26 +34,9 @@ final class BackupDeleteCommand extends ClusterCommand {
   @Override
   int run() {
     List<Backup> backups = select(Backup.class, "backup", names);
-    if (!confirm) {
-      if (!env().interactive()) {
-        throw CliException.usage(
-            "not deleting without confirmation: give --confirm (no terminal to ask on)");
-      }
-      String answer =
-          env()
-              .terminal()
-              .readLine(
-                  "Delete backup"
-                      + (names.size() == 1 ? " " : "s ")
-                      + String.join(", ", names)
-                      + " in namespace "
-                      + namespace
-                      + "? [y/N] ");
-      String a = answer == null ? "" : answer.strip().toLowerCase(Locale.ROOT);
-      if (!a.equals("y") && !a.equals("yes")) {
-        out().println("Nothing deleted.");
-        return ExitCode.OK;
-      }
+    if (!Confirm.delete(env(), confirm, "backup", names, namespace, "")) {
+      out().println("Nothing deleted.");
+      return ExitCode.OK;
     }
     for (Backup backup : backups) {
       String backupName = backup.getMetadata().getName();

@@ -10,11 +10,19 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationStatus;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.operator.BackupRepository;
+import dev.stele.snapshot.SnapshotBrowser;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -26,31 +34,35 @@ final class BackupDescribeCommand extends ClusterCommand {
   @Parameters(paramLabel = "NAME", description = "The Backup.")
   String name;
 
+  @Option(
+      names = "--details",
+      description =
+          "Also list every object backed up, read from the backup's snapshot in the repository"
+              + " (as backup logs reads it).")
+  boolean details;
+
+  @Mixin OutputOption output;
+
   @Override
-  int run() {
+  int run() throws IOException {
+    boolean text = output.text();
     Backup backup = require(Backup.class, "backup", name);
+    if (!text) {
+      output.print(client, out(), List.of(backup), true);
+      return ExitCode.OK;
+    }
     BackupSpec spec = backup.getSpec() == null ? new BackupSpec() : backup.getSpec();
     BackupStatus s = backup.getStatus() == null ? new BackupStatus() : backup.getStatus();
     Details d = new Details(out());
     Describe.header(d, backup, namespace, s.phase, s.message, s.errors, s.warnings);
-    Describe.filters(
-        d,
-        spec.includedNamespaces,
-        spec.excludedNamespaces,
-        spec.includedResources,
-        spec.excludedResources,
-        spec.includeClusterResources);
-    d.field("Label selector", KubeNames.selector(spec.labelSelector));
     String location = location(spec, s);
-    d.field("Storage location", location);
-    d.field(
-        "Repository",
+    Describe.backupSpec(
+        d,
+        spec,
+        location,
         s.repository != null
             ? s.repository
             : spec.repository != null ? spec.repository : "<the location's default>");
-    d.field("TTL", spec.ttl != null ? spec.ttl : "720h (default)");
-    d.field("Default volumes to fs backup", Boolean.TRUE.equals(spec.defaultVolumesToFsBackup));
-    d.end();
     Describe.times(d, backup, s.startTimestamp, s.completionTimestamp);
     d.field("Items backed up", s.items == null ? "-" : s.items);
     if (s.chunksNew != null) {
@@ -63,7 +75,51 @@ final class BackupDescribeCommand extends ClusterCommand {
     retention(d, s, location);
     volumes(d, backup, s);
     d.end();
+    if (details) {
+      resources(d, backup, s);
+    }
     return ExitCode.OK;
+  }
+
+  /**
+   * Velero's Resource List: the objects in the snapshot's {@code resources/}, by type, from the
+   * paths alone ({@code resources/<group or core>/<resource>/<namespace or _cluster>/<name>.json}).
+   */
+  private void resources(Details d, Backup backup, BackupStatus s) throws IOException {
+    String snapshot = s.snapshotID != null ? s.snapshotID : s.resourcesSnapshotID;
+    if (snapshot == null) {
+      d.field("Resource list", "<none yet: the backup has no snapshot>");
+      d.end();
+      return;
+    }
+    List<SnapshotBrowser.Entry> files =
+        RepositoryReads.read(
+            client,
+            backup,
+            env().clock(),
+            repo -> repo.files(snapshot, BackupRepository.RESOURCES));
+    Map<String, List<String>> byType = new TreeMap<>();
+    for (SnapshotBrowser.Entry e : files) {
+      String[] p = e.path().split("/", -1);
+      if (p.length != 5) {
+        continue;
+      }
+      String type = p[1].equals("core") ? p[2] : p[2] + "." + p[1];
+      String object = p[4].replaceFirst("\\.json$", "");
+      byType
+          .computeIfAbsent(type, t -> new ArrayList<>())
+          .add(p[3].equals("_cluster") ? object : p[3] + "/" + object);
+    }
+    d.heading("Resource List");
+    if (byType.isEmpty()) {
+      d.line("<none>");
+    }
+    byType.forEach(
+        (type, objects) -> {
+          d.line(type + ":");
+          objects.forEach(o -> d.line("  - " + o));
+        });
+    d.end();
   }
 
   /** The location the backup went to: its repository's, else the one its spec names. */

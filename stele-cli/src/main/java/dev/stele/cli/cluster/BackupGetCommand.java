@@ -5,6 +5,8 @@ import dev.stele.cli.Format;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
+import dev.stele.k8s.api.SteleApi;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -28,7 +30,22 @@ final class BackupGetCommand extends ClusterCommand {
       output.print(client, out(), backups, names != null && names.size() == 1);
       return ExitCode.OK;
     }
-    Table t = new Table("NAME", "STATUS", "ERRORS", "WARNINGS", "CREATED", "EXPIRES", "REPOSITORY");
+    Table t =
+        new Table(
+                "NAME",
+                "STATUS",
+                "ERRORS",
+                "WARNINGS",
+                "CREATED",
+                "EXPIRES",
+                "REPOSITORY",
+                "STORAGE LOCATION",
+                "SELECTOR",
+                "ITEMS",
+                "VOLUMES",
+                "SCHEDULE",
+                "SNAPSHOT")
+            .narrow(7, output.wide());
     Instant now = env().clock().instant();
     for (Backup b : backups) {
       BackupStatus s = b.getStatus() == null ? new BackupStatus() : b.getStatus();
@@ -40,10 +57,22 @@ final class BackupGetCommand extends ClusterCommand {
           s.warnings == null ? 0 : s.warnings,
           Format.apiTime(b.getMetadata().getCreationTimestamp()),
           expires(s.expiration, now),
-          s.repository != null ? s.repository : spec.repository != null ? spec.repository : "-");
+          s.repository != null ? s.repository : spec.repository != null ? spec.repository : "-",
+          spec.storageLocation != null ? spec.storageLocation : "default",
+          KubeNames.selector(spec.labelSelector),
+          s.items == null ? "-" : s.items,
+          s.volumes == null ? "-" : s.volumes,
+          label(b, SteleApi.SCHEDULE_NAME_LABEL),
+          s.snapshotID == null ? "-" : Describe.shortId(s.snapshotID));
     }
     t.print(out());
     return ExitCode.OK;
+  }
+
+  /** The value of a label, or {@code -}. */
+  static String label(HasMetadata resource, String key) {
+    var labels = resource.getMetadata().getLabels();
+    return labels == null || !labels.containsKey(key) ? "-" : labels.get(key);
   }
 
   /** A resource's phase, or New when the operator has not written one yet. */

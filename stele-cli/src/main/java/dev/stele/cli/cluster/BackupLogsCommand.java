@@ -4,10 +4,8 @@ import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupStatus;
-import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.RunPhase;
-import dev.stele.operator.BackupLogs;
-import java.io.FileNotFoundException;
+import dev.stele.operator.BackupRepository;
 import java.io.OutputStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
@@ -16,7 +14,8 @@ import picocli.CommandLine.Parameters;
  * {@code stele backup logs NAME}: the {@code backup.log} at the root of the backup's snapshot. The
  * log lives in the repository, not in the cluster, so this command opens the repository itself,
  * from this machine, the way the operator does: the location and repository resources and the
- * password Secret are read through the API ({@link BackupLogs}), the bucket is reached directly.
+ * password Secret are read through the API ({@link BackupRepository}), the bucket is reached
+ * directly.
  */
 @Command(
     name = "logs",
@@ -34,16 +33,17 @@ final class BackupLogsCommand extends ClusterCommand {
     if (s.snapshotID == null) {
       throw CliException.notFound(noLog(s));
     }
-    try {
-      out().flush();
-      OutputStream stdout = env().stdout();
-      BackupLogs.copy(client, backup, s.snapshotID, env().clock(), stdout);
-      stdout.flush();
-    } catch (FileNotFoundException e) {
-      throw CliException.notFound(e.getMessage());
-    } catch (InvalidResourceException e) {
-      throw new CliException(ExitCode.ERROR, "backup " + name + ": " + e.getMessage());
-    }
+    out().flush();
+    OutputStream stdout = env().stdout();
+    RepositoryReads.read(
+        client,
+        backup,
+        env().clock(),
+        repo -> {
+          repo.copy(s.snapshotID, BackupRepository.BACKUP_LOG, "backup " + name, stdout);
+          return null;
+        });
+    stdout.flush();
     return ExitCode.OK;
   }
 

@@ -1,6 +1,7 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.Format;
+import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumeStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -32,11 +33,7 @@ final class Describe {
       String message,
       Integer errors,
       Integer warnings) {
-    d.field("Name", resource.getMetadata().getName());
-    d.field("Namespace", namespace);
-    d.field("Labels", pairs(resource.getMetadata().getLabels()));
-    d.field("Annotations", pairs(resource.getMetadata().getAnnotations()));
-    d.end();
+    metadata(d, resource, namespace);
     d.field("Phase", BackupGetCommand.phase(phase));
     if (message != null && !message.isBlank()) {
       d.field("Message", message);
@@ -44,6 +41,35 @@ final class Describe {
     d.end();
     d.field("Errors", errors == null ? 0 : errors);
     d.field("Warnings", warnings == null ? 0 : warnings);
+  }
+
+  /** Name, namespace, labels, annotations, as a block. */
+  static void metadata(Details d, HasMetadata resource, String namespace) {
+    d.field("Name", resource.getMetadata().getName());
+    d.field("Namespace", namespace);
+    d.field("Labels", pairs(resource.getMetadata().getLabels()));
+    d.field("Annotations", pairs(resource.getMetadata().getAnnotations()));
+    d.end();
+  }
+
+  /**
+   * What a backup spec selects and where it goes: the filters, then selector, location, repository,
+   * ttl and fs backup default. {@code location} and {@code repository} are what to show for them.
+   */
+  static void backupSpec(Details d, BackupSpec spec, String location, String repository) {
+    filters(
+        d,
+        spec.includedNamespaces,
+        spec.excludedNamespaces,
+        spec.includedResources,
+        spec.excludedResources,
+        spec.includeClusterResources);
+    d.field("Label selector", KubeNames.selector(spec.labelSelector));
+    d.field("Storage location", location);
+    d.field("Repository", repository);
+    d.field("TTL", spec.ttl != null ? spec.ttl : "720h (default)");
+    d.field("Default volumes to fs backup", Boolean.TRUE.equals(spec.defaultVolumesToFsBackup));
+    d.end();
   }
 
   /** The Namespaces and Resources blocks of a spec's filters. */

@@ -14,9 +14,10 @@ import java.util.Map;
 import picocli.CommandLine.Option;
 
 /**
- * {@code -o table|json|yaml} of the {@code get} commands: the table, or the resources as the API
- * server holds them (one resource when one name was given, else a {@code List}), as kubectl prints
- * them.
+ * {@code -o table|wide|json|yaml} of the {@code get} commands and {@code -o json|yaml} of the
+ * {@code describe} commands: the table (with more columns when wide) or the text, or the resources
+ * as the API server holds them (one resource when one name was given, else a {@code List}), as
+ * kubectl prints them.
  */
 final class OutputOption {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,16 +25,33 @@ final class OutputOption {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "FORMAT",
-      description = "table (default), json or yaml.")
+      description =
+          "table (default), wide (more columns), json or yaml; for describe: text (default), json"
+              + " or yaml.")
   String format;
 
-  /** True for a table; a usage failure for an unknown format. */
+  /** True for a table, wide or not; a usage failure for an unknown format. */
   boolean table() {
     String f = format == null ? "table" : format.toLowerCase(Locale.ROOT);
     return switch (f) {
-      case "table" -> true;
+      case "table", "wide" -> true;
       case "json", "yaml" -> false;
-      default -> throw CliException.usage("-o " + format + ": use table, json or yaml");
+      default -> throw CliException.usage("-o " + format + ": use table, wide, json or yaml");
+    };
+  }
+
+  /** True for the table with every column. */
+  boolean wide() {
+    return format != null && format.equalsIgnoreCase("wide");
+  }
+
+  /** True for describe's text; a usage failure for a format describe does not print. */
+  boolean text() {
+    String f = format == null ? "text" : format.toLowerCase(Locale.ROOT);
+    return switch (f) {
+      case "text" -> true;
+      case "json", "yaml" -> false;
+      default -> throw CliException.usage("-o " + format + ": describe prints text, json or yaml");
     };
   }
 

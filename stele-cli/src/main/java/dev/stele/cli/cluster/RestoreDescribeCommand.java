@@ -1,14 +1,23 @@
 package dev.stele.cli.cluster;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
+import dev.stele.operator.BackupRepository;
+import java.io.IOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -17,12 +26,28 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "describe", description = "Show a Restore: phase, times, filters, volumes.")
 public final class RestoreDescribeCommand extends ClusterCommand {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   @Parameters(paramLabel = "NAME", description = "The Restore.")
   String name;
 
+  @Option(
+      names = "--details",
+      description =
+          "Also list what happened to every object, read from the restore's results in the"
+              + " backup's repository (as restore logs reads them).")
+  boolean details;
+
+  @Mixin OutputOption output;
+
   @Override
-  int run() {
+  int run() throws IOException {
+    boolean text = output.text();
     Restore restore = require(Restore.class, "restore", name);
+    if (!text) {
+      output.print(client, out(), List.of(restore), true);
+      return ExitCode.OK;
+    }
     RestoreSpec spec = restore.getSpec() == null ? new RestoreSpec() : restore.getSpec();
     RestoreStatus s = restore.getStatus() == null ? new RestoreStatus() : restore.getStatus();
     Details d = new Details(out());
@@ -49,10 +74,60 @@ public final class RestoreDescribeCommand extends ClusterCommand {
     d.field("Results snapshot", s.resultsSnapshotID);
     volumes(d, restore, s);
     d.end();
+    if (details) {
+      results(d, restore, s);
+    }
     return ExitCode.OK;
   }
 
-  private static String mappings(Map<String, String> map) {
+  /**
+   * Every selected object and what became of it (restored, updated, skipped or failed), where it
+   * went and why, from the results' restore.json (docs/format.md section 10).
+   */
+  private void results(Details d, Restore restore, RestoreStatus s) throws IOException {
+    Backup backup = RestoreLogsCommand.backupOf(this, restore);
+    byte[] json =
+        RepositoryReads.read(
+            client,
+            backup,
+            env().clock(),
+            repo ->
+                repo.read(
+                    s.resultsSnapshotID, BackupRepository.RESTORE_RESULTS, "restore " + name));
+    JsonNode doc = JSON.readTree(json);
+    Map<String, List<String>> byResult = new TreeMap<>();
+    for (JsonNode o : doc.path("objects")) {
+      String from =
+          (o.path("namespace").isTextual() ? o.path("namespace").asText() + "/" : "")
+              + o.path("name").asText();
+      String to = o.path("restoredAs").asText(from);
+      String line =
+          o.path("resource").asText()
+              + " "
+              + from
+              + (to.equals(from) ? "" : " as " + to)
+              + (o.path("message").isTextual() ? ": " + o.path("message").asText() : "");
+      byResult.computeIfAbsent(o.path("result").asText("?"), r -> new ArrayList<>()).add(line);
+    }
+    d.heading("Resource List");
+    if (byResult.isEmpty()) {
+      d.line("<none>");
+    }
+    byResult.forEach(
+        (result, lines) -> {
+          d.line(result + ":");
+          lines.forEach(l -> d.line("  - " + l));
+        });
+    for (String list : List.of("warnings", "errors")) {
+      if (!doc.path(list).isEmpty()) {
+        d.heading(list.equals("errors") ? "Errors" : "Warnings");
+        doc.path(list).forEach(w -> d.line(w.asText()));
+      }
+    }
+    d.end();
+  }
+
+  static String mappings(Map<String, String> map) {
     if (map == null || map.isEmpty()) {
       return "<none>";
     }

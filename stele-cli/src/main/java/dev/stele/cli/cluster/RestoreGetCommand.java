@@ -28,7 +28,20 @@ public final class RestoreGetCommand extends ClusterCommand {
     }
     Table t =
         new Table(
-            "NAME", "BACKUP", "STATUS", "STARTED", "COMPLETED", "ERRORS", "WARNINGS", "CREATED");
+                "NAME",
+                "BACKUP",
+                "STATUS",
+                "STARTED",
+                "COMPLETED",
+                "ERRORS",
+                "WARNINGS",
+                "CREATED",
+                "SELECTOR",
+                "RESTORED",
+                "SKIPPED",
+                "VOLUMES",
+                "NAMESPACE MAPPINGS")
+            .narrow(8, output.wide());
     for (Restore r : restores) {
       RestoreStatus s = r.getStatus() == null ? new RestoreStatus() : r.getStatus();
       RestoreSpec spec = r.getSpec() == null ? new RestoreSpec() : r.getSpec();
@@ -40,7 +53,12 @@ public final class RestoreGetCommand extends ClusterCommand {
           Format.apiTime(s.completionTimestamp),
           s.errors == null ? 0 : s.errors,
           s.warnings == null ? 0 : s.warnings,
-          Format.apiTime(r.getMetadata().getCreationTimestamp()));
+          Format.apiTime(r.getMetadata().getCreationTimestamp()),
+          KubeNames.selector(spec.labelSelector),
+          s.itemsRestored == null ? "-" : s.itemsRestored,
+          s.itemsSkipped == null ? "-" : s.itemsSkipped,
+          s.volumes == null ? "-" : s.volumes,
+          RestoreDescribeCommand.mappings(spec.namespaceMapping));
     }
     t.print(out());
     return ExitCode.OK;

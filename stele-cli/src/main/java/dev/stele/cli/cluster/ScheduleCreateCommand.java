@@ -6,9 +6,8 @@ import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Schedule;
 import dev.stele.k8s.api.ScheduleSpec;
+import dev.stele.operator.CronCheck;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
-import java.util.Set;
-import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -16,16 +15,13 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stele schedule create NAME --schedule CRON}: a Schedule whose backup template is what the
- * {@code backup create} options describe. The expression's shape is checked here (five fields, or a
- * macro); the operator parses it.
+ * {@code backup create} options describe. The expression is checked here with the operator's own
+ * parser, so one the operator would refuse is never created.
  */
 @Command(
     name = "create",
     description = "Create a Schedule: a Backup with these options at every time CRON names.")
 final class ScheduleCreateCommand extends ClusterCommand {
-  private static final Set<String> MACROS = Set.of("@hourly", "@daily", "@weekly", "@monthly");
-  private static final Pattern FIELD = Pattern.compile("[0-9A-Za-z*?,/-]+");
-
   @Parameters(paramLabel = "NAME", description = "The Schedule's name.")
   String name;
 
@@ -67,23 +63,13 @@ final class ScheduleCreateCommand extends ClusterCommand {
     return ExitCode.OK;
   }
 
+  /** The expression as the operator's parser reads it; a usage failure saying what is wrong. */
   static String cron(String text) {
-    String t = text.strip();
-    if (MACROS.contains(t)) {
-      return t;
+    try {
+      CronCheck.check("--schedule", text);
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(e.getMessage());
     }
-    String[] fields = t.split("\\s+");
-    boolean ok = fields.length == 5;
-    for (String f : fields) {
-      ok &= FIELD.matcher(f).matches();
-    }
-    if (!ok) {
-      throw CliException.usage(
-          "--schedule "
-              + text
-              + ": write five cron fields (minute hour day-of-month month day-of-week), such as"
-              + " \"0 3 * * *\", or @hourly, @daily, @weekly, @monthly");
-    }
-    return String.join(" ", fields);
+    return String.join(" ", text.strip().split("\\s+"));
   }
 }

@@ -31,15 +31,20 @@ final class ScheduleGetCommand extends ClusterCommand {
     }
     Table t =
         new Table(
-            "NAME",
-            "STATUS",
-            "CREATED",
-            "SCHEDULE",
-            "TTL",
-            "LAST BACKUP",
-            "NEXT BACKUP",
-            "SELECTOR",
-            "PAUSED");
+                "NAME",
+                "STATUS",
+                "CREATED",
+                "SCHEDULE",
+                "TTL",
+                "LAST BACKUP",
+                "NEXT BACKUP",
+                "SELECTOR",
+                "PAUSED",
+                "LAST BACKUP NAME",
+                "STORAGE LOCATION",
+                "NAMESPACES",
+                "MESSAGE")
+            .narrow(9, output.wide());
     Instant now = env().clock().instant();
     for (Schedule s : schedules) {
       ScheduleSpec spec = s.getSpec() == null ? new ScheduleSpec() : s.getSpec();
@@ -54,7 +59,11 @@ final class ScheduleGetCommand extends ClusterCommand {
           relative(st.lastBackup, now),
           relative(st.nextBackup, now),
           KubeNames.selector(template.labelSelector),
-          Boolean.TRUE.equals(spec.paused));
+          Boolean.TRUE.equals(spec.paused),
+          st.lastBackupName == null ? "-" : st.lastBackupName,
+          template.storageLocation != null ? template.storageLocation : "default",
+          KubeNames.list(template.includedNamespaces, "*"),
+          st.message == null ? "" : st.message);
     }
     t.print(out());
     return ExitCode.OK;

@@ -4,12 +4,23 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Columns aligned with spaces, kubectl's and Velero's way: a header row, then one row each. */
+/**
+ * Columns aligned with spaces, kubectl's and Velero's way: a header row, then one row each. The
+ * columns past {@link #narrow}'s count are printed only for {@code -o wide}.
+ */
 final class Table {
   private final List<String[]> rows = new ArrayList<>();
+  private int shown;
 
   Table(String... header) {
     rows.add(header);
+    shown = header.length;
+  }
+
+  /** Prints only the first {@code columns} columns unless {@code wide}. */
+  Table narrow(int columns, boolean wide) {
+    shown = wide ? rows.get(0).length : columns;
+    return this;
   }
 
   Table row(Object... cells) {
@@ -27,7 +38,7 @@ final class Table {
 
   List<String> lines() {
     List<String> lines = new ArrayList<>();
-    int columns = rows.get(0).length;
+    int columns = shown;
     int[] width = new int[columns];
     for (String[] row : rows) {
       for (int i = 0; i < columns; i++) {

@@ -272,7 +272,7 @@ class BackupCommandsTest {
 
     Cli.Run bad = k8s.run("backup", "get", "-o", "xml");
     assertThat(bad.exitCode()).isEqualTo(ExitCode.USAGE);
-    assertThat(bad.errorLines()).containsExactly("stele: -o xml: use table, json or yaml");
+    assertThat(bad.errorLines()).containsExactly("stele: -o xml: use table, wide, json or yaml");
   }
 
   @Test

@@ -17,7 +17,7 @@ import java.util.Optional;
  * the nicknames {@code @hourly}, {@code @daily}, {@code @weekly}, {@code @monthly}. Its times are
  * whole minutes, so "the latest time not after now" is well defined whatever the clock's seconds.
  */
-final class CronSchedule {
+public final class CronSchedule {
   private static final CronParser PARSER =
       new CronParser(CronDefinitionBuilder.instanceDefinitionFor(CronType.UNIX));
 
@@ -47,8 +47,17 @@ final class CronSchedule {
    *     five-field expression or a nickname, or names no time that exists (such as 31 February)
    */
   static CronSchedule parse(String text) {
+    return parse("spec.schedule", text);
+  }
+
+  /**
+   * Parses {@code text}, naming it {@code field} in messages (the command line's option).
+   *
+   * @throws IllegalArgumentException as {@link #parse(String)}
+   */
+  public static CronSchedule parse(String field, String text) {
     if (text == null || text.isBlank()) {
-      throw new IllegalArgumentException("spec.schedule is empty: write a cron expression");
+      throw new IllegalArgumentException(field + " is empty: write a cron expression");
     }
     String fields = NICKNAMES.getOrDefault(text.strip(), text.strip());
     Cron cron;
@@ -56,7 +65,8 @@ final class CronSchedule {
       cron = PARSER.parse(fields).validate();
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(
-          "spec.schedule '"
+          field
+              + " '"
               + text
               + "' is not a cron expression (five fields: minute hour day-of-month month"
               + " day-of-week, or @hourly, @daily, @weekly, @monthly): "
@@ -64,7 +74,7 @@ final class CronSchedule {
     }
     CronSchedule schedule = new CronSchedule(text, ExecutionTime.forCron(cron));
     if (schedule.nextAfter(Instant.EPOCH) == null) {
-      throw new IllegalArgumentException("spec.schedule '" + text + "' names no time that exists");
+      throw new IllegalArgumentException(field + " '" + text + "' names no time that exists");
     }
     return schedule;
   }
