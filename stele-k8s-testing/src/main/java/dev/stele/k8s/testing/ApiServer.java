@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -50,6 +51,14 @@ import org.jspecify.annotations.Nullable;
  *       merged (RFC 7386) and the result stored as an update would be, and a field the same field
  *       manager applied last time and leaves out now is removed, as a real server removes fields a
  *       manager gives up.
+ *   <li><b>CustomResourceDefinitions</b>: a created CRD reports {@code NamesAccepted} and {@code
+ *       Established} in {@code status.conditions}, both True unless another CRD of its group
+ *       already has its kind (then both False, reason {@code KindConflict}), and its types are
+ *       served only once Established. A request for a type of a custom API group (not Kubernetes'
+ *       own) the server does not serve (no Established CRD) fails with 404 "the server could not
+ *       find the requested resource", as a real server's does; the groups given to the constructor
+ *       (by default {@code stele.dev}, the project's own) are served as if their CRDs were
+ *       installed.
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
@@ -84,6 +93,8 @@ public final class ApiServer implements Closeable {
           new Type("v1", "serviceaccounts", "ServiceAccount", true),
           new Type("v1", "pods", "Pod", true),
           new Type("v1", "persistentvolumeclaims", "PersistentVolumeClaim", true),
+          new Type("v1", "persistentvolumes", "PersistentVolume", false),
+          new Type("storage.k8s.io/v1", "storageclasses", "StorageClass", false),
           new Type("v1", "services", "Service", true),
           new Type("v1", "events", "Event", true),
           new Type("apps/v1", "deployments", "Deployment", true),
@@ -100,8 +111,14 @@ public final class ApiServer implements Closeable {
               "CustomResourceDefinition",
               false));
 
+  private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  private static final Pattern GROUP_PATH = Pattern.compile("^/apis/([^/]+)/([^/]+)/(.+)$");
+
+  /** The API group served as if its CRDs were installed unless a test says otherwise. */
+  public static final String STELE_GROUP = "stele.dev";
+
   private final KubernetesMockServer server;
-  private final Dispatcher dispatcher = new Dispatcher();
+  private final Dispatcher dispatcher;
 
   /** A server on a free port of the loopback interface. */
   public ApiServer() {
@@ -110,6 +127,16 @@ public final class ApiServer implements Closeable {
 
   /** A server on {@code port} of the loopback interface (0: any free one). */
   public ApiServer(int port) {
+    this(port, Set.of(STELE_GROUP));
+  }
+
+  /**
+   * A server on {@code port} of the loopback interface (0: any free one) that serves the API groups
+   * {@code installed} as if their CRDs were installed, and other custom groups only once their CRDs
+   * are created.
+   */
+  public ApiServer(int port, Set<String> installed) {
+    dispatcher = new Dispatcher(Set.copyOf(installed));
     server =
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
@@ -139,6 +166,12 @@ public final class ApiServer implements Closeable {
     /** The configuration last applied, by object path (status separately) and field manager. */
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
+    private final Set<String> installed;
+
+    Dispatcher(Set<String> installed) {
+      this.installed = installed;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       String path = request.getPath();
@@ -148,6 +181,10 @@ public final class ApiServer implements Closeable {
         if (discovery != null) {
           return discovery;
         }
+      }
+      if (request.getMethod().equals("POST") && bare.equals(CRDS)) {
+        return super.dispatch(
+            request("POST", path, "application/json", accepted(tree(request.getUtf8Body()))));
       }
       if (request.getMethod().equals("POST") && bare.equals(RULES_REVIEW)) {
         ObjectNode review = (ObjectNode) tree(request.getUtf8Body());
@@ -160,6 +197,13 @@ public final class ApiServer implements Closeable {
         status.putArray("nonResourceRules");
         status.put("incomplete", false);
         return json(201, review.toString());
+      }
+      if (!served(bare)) {
+        return json(
+            404,
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                + "\"message\":\"the server could not find the requested resource\","
+                + "\"reason\":\"NotFound\",\"details\":{},\"code\":404}");
       }
       String type = request.getHeader("Content-Type");
       if (request.getMethod().equals("PATCH") && type != null && type.startsWith(APPLY)) {
@@ -255,23 +299,103 @@ public final class ApiServer implements Closeable {
       return out;
     }
 
-    /** The built-in types and those of every CRD in the server. */
+    /**
+     * Whether a request for {@code path} reaches a type the server serves. Only custom groups (with
+     * a dot, not Kubernetes' own {@code *.k8s.io}) are checked: a real server serves every built-in
+     * group, of which the list above holds only the types tests use.
+     */
+    private boolean served(String path) {
+      Matcher m = GROUP_PATH.matcher(path);
+      if (!m.matches()) {
+        return true;
+      }
+      String group = m.group(1);
+      if (!group.contains(".") || group.endsWith(".k8s.io") || installed.contains(group)) {
+        return true;
+      }
+      String[] rest = m.group(3).split("/", -1);
+      String plural = rest[0].equals("namespaces") && rest.length >= 3 ? rest[2] : rest[0];
+      String gv = group + "/" + m.group(2);
+      return types().stream()
+          .anyMatch(t -> t.groupVersion().equals(gv) && t.plural().equals(plural));
+    }
+
+    /**
+     * {@code crd} as a real server makes it on create: its names accepted and the CRD Established,
+     * unless another CRD of its group already has its kind.
+     */
+    private JsonNode accepted(JsonNode crd) {
+      String group = crd.path("spec").path("group").asText();
+      String kind = crd.path("spec").path("names").path("kind").asText();
+      String name = crd.path("metadata").path("name").asText();
+      String conflict = null;
+      for (CustomResourceDefinition other : crds()) {
+        if (other.getSpec().getGroup().equals(group)
+            && other.getSpec().getNames().getKind().equals(kind)
+            && !other.getMetadata().getName().equals(name)) {
+          conflict = other.getMetadata().getName();
+        }
+      }
+      ObjectNode status = ((ObjectNode) crd).putObject("status");
+      String now =
+          java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+      var conditions = status.putArray("conditions");
+      for (String type : List.of("NamesAccepted", "Established")) {
+        ObjectNode c = conditions.addObject();
+        c.put("type", type);
+        c.put("lastTransitionTime", now);
+        if (conflict == null) {
+          c.put("status", "True");
+          c.put("reason", type.equals("Established") ? "InitialNamesAccepted" : "NoConflicts");
+          c.put(
+              "message",
+              type.equals("Established")
+                  ? "the initial names have been accepted"
+                  : "no conflicts found");
+        } else {
+          c.put("status", "False");
+          c.put("reason", type.equals("Established") ? "NotAccepted" : "KindConflict");
+          c.put("message", "\"" + kind + "\" is already in use by " + conflict);
+        }
+      }
+      if (conflict == null) {
+        status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+      }
+      return crd;
+    }
+
+    private static boolean established(CustomResourceDefinition crd) {
+      return crd.getStatus() != null
+          && crd.getStatus().getConditions() != null
+          && crd.getStatus().getConditions().stream()
+              .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    }
+
+    private List<CustomResourceDefinition> crds() {
+      MockResponse crds = handleGet(CRDS);
+      if (crds.code() != 200) {
+        return List.of();
+      }
+      return SERIALIZATION
+          .unmarshal(crds.getBody().readUtf8(), CustomResourceDefinitionList.class)
+          .getItems();
+    }
+
+    /** The built-in types and those of every Established CRD in the server. */
     private List<Type> types() {
       List<Type> out = new ArrayList<>(BUILT_IN);
-      MockResponse crds = handleGet("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
-      if (crds.code() == 200) {
-        var list =
-            SERIALIZATION.unmarshal(crds.getBody().readUtf8(), CustomResourceDefinitionList.class);
-        for (CustomResourceDefinition crd : list.getItems()) {
-          var spec = crd.getSpec();
-          for (var v : spec.getVersions()) {
-            out.add(
-                new Type(
-                    spec.getGroup() + "/" + v.getName(),
-                    spec.getNames().getPlural(),
-                    spec.getNames().getKind(),
-                    "Namespaced".equals(spec.getScope())));
-          }
+      for (CustomResourceDefinition crd : crds()) {
+        if (!established(crd)) {
+          continue;
+        }
+        var spec = crd.getSpec();
+        for (var v : spec.getVersions()) {
+          out.add(
+              new Type(
+                  spec.getGroup() + "/" + v.getName(),
+                  spec.getNames().getPlural(),
+                  spec.getNames().getKind(),
+                  "Namespaced".equals(spec.getScope())));
         }
       }
       return out;
