@@ -60,7 +60,10 @@ final class FilterOptions {
       arity = "1",
       paramLabel = "true|false",
       descriptionKey = "include-cluster-resources",
-      description = "Whether the Namespace objects of the selected namespaces are backed up.")
+      description =
+          "Cluster-scoped resources: true, all; false, none; unset, all when every namespace is"
+              + " backed up, else those the backed-up objects need (CRDs, volumes, storage"
+              + " classes, cluster roles and bindings of service accounts).")
   Boolean includeClusterResources;
 
   List<String> includedNamespaces() {
@@ -87,7 +90,7 @@ final class FilterOptions {
     return includeClusterResources;
   }
 
-  private static List<String> resources(String option, List<String> names) {
+  static List<String> resources(String option, List<String> names) {
     if (names == null) {
       return null;
     }
