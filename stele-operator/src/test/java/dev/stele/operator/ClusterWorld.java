@@ -24,8 +24,8 @@ import java.util.Map;
  * bound to its volume of a StorageClass; and, beside it, cluster-scoped objects nothing of it needs
  * (a CRD without resources, a binding of another namespace's account, a free volume, a class).
  */
-final class ClusterWorld {
-  static final ResourceDefinitionContext WIDGETS =
+public final class ClusterWorld {
+  public static final ResourceDefinitionContext WIDGETS =
       new ResourceDefinitionContext.Builder()
           .withGroup("example.com")
           .withVersion("v1")
@@ -36,7 +36,8 @@ final class ClusterWorld {
 
   private ClusterWorld() {}
 
-  static CustomResourceDefinition crd(String plural, String kind) {
+  @SuppressWarnings("exports") // the test kit is on the class path when tests run
+  public static CustomResourceDefinition crd(String plural, String kind) {
     return new CustomResourceDefinitionBuilder()
         .withNewMetadata()
         .withName(plural + ".example.com")
@@ -123,7 +124,7 @@ final class ClusterWorld {
    * and {@code unrelated} (to {@code other/x}), volumes {@code pv-data} and {@code pv-free},
    * classes {@code fast} and {@code slow}.
    */
-  static void create(KubernetesClient client, String ns) {
+  public static void create(KubernetesClient client, String ns) {
     for (String n : new String[] {ns, "other"}) {
       client
           .namespaces()

@@ -7,9 +7,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Which objects a Backup or a Restore selects, with Velero's option names: namespaces, resources,
- * labels and the cluster-scoped Namespace objects. A mixin of {@link BackupSpecOptions} ({@code
- * backup create}, {@code schedule create}) and of {@code restore create}; each value is checked
- * when read, so that a typo is one line naming the option and nothing is created.
+ * labels and cluster-scoped objects. A mixin of {@link BackupSpecOptions} ({@code backup create},
+ * {@code schedule create}) and of {@code restore create}; each value is checked when read, so that
+ * a typo is one line naming the option and nothing is created.
  *
  * <p>The descriptions here speak of backing up; {@code restore create} gives its own through its
  * resource bundle ({@code RestoreCreateCommand.properties}, by each option's description key).

@@ -52,13 +52,13 @@ import org.jspecify.annotations.Nullable;
  *       manager applied last time and leaves out now is removed, as a real server removes fields a
  *       manager gives up.
  *   <li><b>CustomResourceDefinitions</b>: a created CRD reports {@code NamesAccepted} and {@code
- *       Established} in {@code status.conditions}, both True unless another CRD of its group
- *       already has its kind (then both False, reason {@code KindConflict}), and its types are
- *       served only once Established. A request for a type of a custom API group (not Kubernetes'
- *       own) the server does not serve (no Established CRD) fails with 404 "the server could not
- *       find the requested resource", as a real server's does; the groups given to the constructor
- *       (by default {@code stele.dev}, the project's own) are served as if their CRDs were
- *       installed.
+ *       Established} in {@code status.conditions} (kept as they are by an update of the CRD, as its
+ *       status is a subresource), both True unless another CRD of its group already has its kind
+ *       (then both False, reason {@code KindConflict}), and its types are served only once
+ *       Established. A request for a type of a custom API group (not Kubernetes' own) the server
+ *       does not serve (no Established CRD) fails with 404 "the server could not find the requested
+ *       resource", as a real server's does; the groups given to the constructor (by default {@code
+ *       stele.dev}, the project's own) are served as if their CRDs were installed.
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
@@ -185,6 +185,9 @@ public final class ApiServer implements Closeable {
       if (request.getMethod().equals("POST") && bare.equals(CRDS)) {
         return super.dispatch(
             request("POST", path, "application/json", accepted(tree(request.getUtf8Body()))));
+      }
+      if (request.getMethod().equals("PUT") && bare.startsWith(CRDS + "/")) {
+        return super.dispatch(request("PUT", path, "application/json", statusKept(request, bare)));
       }
       if (request.getMethod().equals("POST") && bare.equals(RULES_REVIEW)) {
         ObjectNode review = (ObjectNode) tree(request.getUtf8Body());
@@ -369,6 +372,24 @@ public final class ApiServer implements Closeable {
           && crd.getStatus().getConditions() != null
           && crd.getStatus().getConditions().stream()
               .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    }
+
+    /**
+     * The body of an update of a CRD with the stored object's status, which an update of a CRD
+     * leaves as it is on a real server (its status is a subresource).
+     */
+    private JsonNode statusKept(RecordedRequest request, String path) {
+      JsonNode body = tree(request.getUtf8Body());
+      MockResponse live = handleGet(path);
+      if (live.code() == 200 && body instanceof ObjectNode b) {
+        JsonNode status = tree(live.getBody().readUtf8()).path("status");
+        if (status.isMissingNode()) {
+          b.remove("status");
+        } else {
+          b.set("status", status);
+        }
+      }
+      return body;
     }
 
     private List<CustomResourceDefinition> crds() {

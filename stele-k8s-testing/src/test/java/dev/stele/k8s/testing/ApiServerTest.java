@@ -182,6 +182,12 @@ class ApiServerTest {
     assertThat(condition(created, "Established")).isEqualTo("True");
     assertThat(created.getStatus().getAcceptedNames().getKind()).isEqualTo("Widget");
     assertThat(createWidget("widgets", "Widget").getMetadata().getUid()).isNotNull();
+
+    CustomResourceDefinition replaced = crd("widgets", "Widget");
+    replaced.getMetadata().setResourceVersion(created.getMetadata().getResourceVersion());
+    var updated =
+        client.apiextensions().v1().customResourceDefinitions().resource(replaced).update();
+    assertThat(condition(updated, "Established")).isEqualTo("True");
   }
 
   @Test
