@@ -27,6 +27,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
@@ -35,6 +37,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -55,10 +58,12 @@ import org.jspecify.annotations.Nullable;
  *       Established} in {@code status.conditions} (kept as they are by an update of the CRD, as its
  *       status is a subresource), both True unless another CRD of its group already has its kind
  *       (then both False, reason {@code KindConflict}), and its types are served only once
- *       Established. A request for a type of a custom API group (not Kubernetes' own) the server
- *       does not serve (no Established CRD) fails with 404 "the server could not find the requested
- *       resource", as a real server's does; the groups given to the constructor (by default {@code
- *       stele.dev}, the project's own) are served as if their CRDs were installed.
+ *       Established; a test may make establishing take a while ({@link #establishAfter}), as it
+ *       does on a real server. A request for a type of a custom API group (not Kubernetes' own) the
+ *       server does not serve (no Established CRD) fails with 404 "the server could not find the
+ *       requested resource", as a real server's does; the groups given to the constructor (by
+ *       default {@code stele.dev}, the project's own) are served as if their CRDs were installed.
+ *   <li><b>A record of creates</b> ({@link #created}), in the order the server made them.
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
@@ -147,6 +152,23 @@ public final class ApiServer implements Closeable {
     }
   }
 
+  /**
+   * From now on, a CRD created without a name conflict is Established only {@code delay} after its
+   * creation (until then {@code Established=False}, reason {@code Installing}, and its types are
+   * not served), as a real server takes a moment to serve a new type.
+   */
+  public void establishAfter(Duration delay) {
+    dispatcher.establishDelay = delay;
+  }
+
+  /**
+   * The path of every object created so far, in the order the server created them: {@code
+   * /api/v1/namespaces/app/persistentvolumeclaims/data}.
+   */
+  public List<String> created() {
+    return List.copyOf(dispatcher.created);
+  }
+
   /** A new client of this server; its caller closes it. */
   public KubernetesClient client() {
     return server.createClient();
@@ -167,6 +189,14 @@ public final class ApiServer implements Closeable {
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
     private final Set<String> installed;
+    private final List<String> created = new CopyOnWriteArrayList<>();
+
+    /**
+     * CRDs created but not Established yet: when they will be, by name ({@link System#nanoTime}).
+     */
+    private final Map<String, Long> installing = new ConcurrentHashMap<>();
+
+    private volatile Duration establishDelay = Duration.ZERO;
 
     Dispatcher(Set<String> installed) {
       this.installed = installed;
@@ -174,6 +204,45 @@ public final class ApiServer implements Closeable {
 
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      establishDue();
+      MockResponse response = handle(request);
+      if (request.getMethod().equals("POST") && response.code() < 300) {
+        String path = request.getPath();
+        String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        String body = response.getBody().readUtf8(); // reading empties it: put it back
+        response.setBody(body);
+        JsonNode name = tree(body).path("metadata").path("name");
+        if (name.isTextual()) {
+          created.add(bare + "/" + name.asText());
+        }
+      }
+      return response;
+    }
+
+    /** Marks Established every installing CRD whose time has come. */
+    private synchronized void establishDue() {
+      long now = System.nanoTime();
+      for (Map.Entry<String, Long> e : List.copyOf(installing.entrySet())) {
+        if (now - e.getValue() < 0) {
+          continue;
+        }
+        installing.remove(e.getKey());
+        MockResponse live = handleGet(CRDS + "/" + e.getKey());
+        if (live.code() == 200) {
+          JsonNode crd = tree(live.getBody().readUtf8());
+          for (JsonNode c : crd.path("status").path("conditions")) {
+            if (c.path("type").asText().equals("Established") && c instanceof ObjectNode o) {
+              o.put("status", "True");
+              o.put("reason", "InitialNamesAccepted");
+              o.put("message", "the initial names have been accepted");
+            }
+          }
+          super.dispatch(request("PUT", CRDS + "/" + e.getKey(), "application/json", crd));
+        }
+      }
+    }
+
+    private MockResponse handle(RecordedRequest request) {
       String path = request.getPath();
       String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
       if (request.getMethod().equals("GET")) {
@@ -340,14 +409,18 @@ public final class ApiServer implements Closeable {
         }
       }
       ObjectNode status = ((ObjectNode) crd).putObject("status");
-      String now =
-          java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+      String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
       var conditions = status.putArray("conditions");
       for (String type : List.of("NamesAccepted", "Established")) {
         ObjectNode c = conditions.addObject();
         c.put("type", type);
         c.put("lastTransitionTime", now);
-        if (conflict == null) {
+        if (conflict == null && type.equals("Established") && !establishDelay.isZero()) {
+          c.put("status", "False");
+          c.put("reason", "Installing");
+          c.put("message", "the CRD is being installed");
+          installing.put(name, System.nanoTime() + establishDelay.toNanos());
+        } else if (conflict == null) {
           c.put("status", "True");
           c.put("reason", type.equals("Established") ? "InitialNamesAccepted" : "NoConflicts");
           c.put(

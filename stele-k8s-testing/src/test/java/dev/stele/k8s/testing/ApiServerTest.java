@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -226,5 +227,29 @@ class ApiServerTest {
     assertThat(client.getApiResources("storage.k8s.io/v1").getResources())
         .extracting(APIResource::getName)
         .containsExactly("storageclasses");
+  }
+
+  @Test
+  void aCrdMayTakeAWhileToBeEstablishedAndCreatesAreRecordedInOrder() {
+    server.establishAfter(Duration.ofMillis(300));
+    var crds = client.apiextensions().v1().customResourceDefinitions();
+    CustomResourceDefinition created = crds.resource(crd("widgets", "Widget")).create();
+    assertThat(condition(created, "NamesAccepted")).isEqualTo("True");
+    assertThat(condition(created, "Established")).isEqualTo("False");
+    assertThatThrownBy(() -> createWidget("widgets", "Widget"))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition(crds.withName("widgets.example.com").get(), "Established").equals("True")) {
+      assertThat(System.nanoTime() - deadline).as("Established in time").isNegative();
+      Thread.onSpinWait();
+    }
+    createWidget("widgets", "Widget");
+
+    assertThat(server.created())
+        .containsExactly(
+            "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com",
+            "/apis/example.com/v1/namespaces/ns/widgets/blue");
   }
 }
