@@ -225,7 +225,7 @@ final class ObjectRestorer {
       if (e.getCode() != 409) {
         String why = message(e);
         if (e.getCode() == 404 && o.definition() != null) {
-          why += " (its CustomResourceDefinition " + o.definition() + " is not in the cluster)";
+          why += " (no Established CustomResourceDefinition " + o.definition() + " serves it)";
         }
         outcome.error(o.describe() + ": " + why);
         outcome.item(o, as, RestoreDocument.FAILED, why);
