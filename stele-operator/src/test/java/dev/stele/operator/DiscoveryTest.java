@@ -34,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Resource types come from the API server's discovery documents, served here by the mock server
- * beside its CRUD store: custom resources are collected, subresources, events, cluster-scoped types
- * and Stele's own resources are not.
+ * beside its CRUD store: custom resources are collected, subresources, events, nodes and Stele's
+ * own resources are not.
  */
 @EnableKubernetesMockClient(crud = true)
 class DiscoveryTest {

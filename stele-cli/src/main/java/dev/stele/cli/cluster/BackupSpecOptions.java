@@ -4,6 +4,7 @@ import dev.stele.cli.CliException;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.Durations;
 import java.time.Duration;
+import java.util.List;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
@@ -44,6 +45,25 @@ final class BackupSpecOptions {
               + " stele.dev/backup-volumes annotation names.")
   Boolean defaultVolumesToFsBackup;
 
+  @Option(
+      names = "--include-cluster-scoped-resources",
+      split = ",",
+      paramLabel = "RESOURCE",
+      description =
+          "Cluster-scoped resources to back up in full, such as storageclasses.storage.k8s.io (*"
+              + " for all); others only when backed-up objects need them. Not with"
+              + " --include-cluster-resources.")
+  List<String> includeClusterScoped;
+
+  @Option(
+      names = "--exclude-cluster-scoped-resources",
+      split = ",",
+      paramLabel = "RESOURCE",
+      description =
+          "Cluster-scoped resources never to back up, not even when backed-up objects need them"
+              + " (* for all). Not with --include-cluster-resources.")
+  List<String> excludeClusterScoped;
+
   /** The spec these options describe; a usage failure for anything malformed. */
   BackupSpec spec() {
     BackupSpec spec = new BackupSpec();
@@ -61,6 +81,16 @@ final class BackupSpecOptions {
     }
     spec.defaultVolumesToFsBackup = defaultVolumesToFsBackup;
     spec.includeClusterResources = filters.includeClusterResources();
+    spec.includedClusterScopedResources =
+        FilterOptions.resources("--include-cluster-scoped-resources", includeClusterScoped);
+    spec.excludedClusterScopedResources =
+        FilterOptions.resources("--exclude-cluster-scoped-resources", excludeClusterScoped);
+    if (spec.includeClusterResources != null
+        && (includeClusterScoped != null || excludeClusterScoped != null)) {
+      throw CliException.usage(
+          "--include-cluster-resources cannot be given with"
+              + " --include/--exclude-cluster-scoped-resources: use one or the other");
+    }
     return spec;
   }
 

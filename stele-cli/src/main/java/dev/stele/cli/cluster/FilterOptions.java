@@ -7,9 +7,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Which objects a Backup or a Restore selects, with Velero's option names: namespaces, resources,
- * labels and the cluster-scoped Namespace objects. A mixin of {@link BackupSpecOptions} ({@code
- * backup create}, {@code schedule create}) and of {@code restore create}; each value is checked
- * when read, so that a typo is one line naming the option and nothing is created.
+ * labels and cluster-scoped objects. A mixin of {@link BackupSpecOptions} ({@code backup create},
+ * {@code schedule create}) and of {@code restore create}; each value is checked when read, so that
+ * a typo is one line naming the option and nothing is created.
  *
  * <p>The descriptions here speak of backing up; {@code restore create} gives its own through its
  * resource bundle ({@code RestoreCreateCommand.properties}, by each option's description key).
@@ -60,7 +60,10 @@ final class FilterOptions {
       arity = "1",
       paramLabel = "true|false",
       descriptionKey = "include-cluster-resources",
-      description = "Whether the Namespace objects of the selected namespaces are backed up.")
+      description =
+          "Cluster-scoped resources: true, all; false, none; unset, all when every namespace is"
+              + " backed up, else those the backed-up objects need (CRDs, volumes, storage"
+              + " classes, cluster roles and bindings of service accounts).")
   Boolean includeClusterResources;
 
   List<String> includedNamespaces() {
@@ -87,7 +90,7 @@ final class FilterOptions {
     return includeClusterResources;
   }
 
-  private static List<String> resources(String option, List<String> names) {
+  static List<String> resources(String option, List<String> names) {
     if (names == null) {
       return null;
     }

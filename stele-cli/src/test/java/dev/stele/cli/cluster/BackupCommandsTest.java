@@ -105,6 +105,44 @@ class BackupCommandsTest {
   }
 
   @Test
+  void clusterScopedResourcesAreChosenByTypeButNotBothWays() {
+    Cli.Run run =
+        k8s.run(
+            "backup",
+            "create",
+            "typed",
+            "--include-cluster-scoped-resources",
+            "storageclasses.storage.k8s.io,clusterroles.rbac.authorization.k8s.io",
+            "--exclude-cluster-scoped-resources",
+            "persistentvolumes");
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    BackupSpec spec = k8s.get(Backup.class, "typed").getSpec();
+    assertThat(spec.includedClusterScopedResources)
+        .containsExactly("storageclasses.storage.k8s.io", "clusterroles.rbac.authorization.k8s.io");
+    assertThat(spec.excludedClusterScopedResources).containsExactly("persistentvolumes");
+    assertThat(spec.includeClusterResources).isNull();
+
+    Cli.Run both =
+        k8s.run(
+            "backup",
+            "create",
+            "both",
+            "--include-cluster-resources",
+            "true",
+            "--exclude-cluster-scoped-resources",
+            "persistentvolumes");
+    assertThat(both.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(both.errorLines())
+        .containsExactly(
+            "stele: --include-cluster-resources cannot be given with"
+                + " --include/--exclude-cluster-scoped-resources: use one or the other");
+    assertThat(k8s.list(Backup.class))
+        .extracting(b -> b.getMetadata().getName())
+        .containsExactly("typed");
+  }
+
+  @Test
   void createWithoutOptionsLeavesEveryDefaultToTheOperator() {
     Cli.Run run = k8s.run("backup", "create", "plain");
 

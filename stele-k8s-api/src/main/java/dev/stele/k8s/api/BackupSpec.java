@@ -25,9 +25,23 @@ public class BackupSpec {
   public List<String> excludedResources;
 
   @JsonPropertyDescription(
-      "Whether the Namespace objects of the selected namespaces are backed up (default true);"
-          + " other cluster-scoped resources are not collected yet")
+      "Cluster-scoped resources: true, all of them; false, none; unset, all when every namespace"
+          + " is backed up, otherwise those the backed-up objects need (the CRDs of their custom"
+          + " resources, the PersistentVolumes and StorageClasses of their claims, the"
+          + " ClusterRoleBindings of their ServiceAccounts and the ClusterRoles these bind)."
+          + " The Namespace objects of the selected namespaces are backed up in every case")
   public @Nullable Boolean includeClusterResources;
+
+  @JsonPropertyDescription(
+      "Cluster-scoped resources backed up in full, named as in includedResources"
+          + " (persistentvolumes, storageclasses.storage.k8s.io; * for all); the others only when"
+          + " the backed-up objects need them. Not with includeClusterResources")
+  public List<String> includedClusterScopedResources;
+
+  @JsonPropertyDescription(
+      "Cluster-scoped resources never backed up, not even when backed-up objects need them;"
+          + " * for all. Not with includeClusterResources")
+  public List<String> excludedClusterScopedResources;
 
   @JsonPropertyDescription("Only objects with these labels (matchLabels only)")
   public LabelSelector labelSelector;

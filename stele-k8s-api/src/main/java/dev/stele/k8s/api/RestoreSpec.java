@@ -26,7 +26,12 @@ public class RestoreSpec {
 
   public List<String> excludedResources;
 
-  @JsonPropertyDescription("Whether Namespace objects are restored (default true)")
+  @JsonPropertyDescription(
+      "Cluster-scoped objects of the backup: true, all; false, none, not even Namespace objects"
+          + " (namespaces are then created bare); unset, all when every namespace is restored,"
+          + " else the Namespace objects of the restored namespaces and what the restored objects"
+          + " need (CRDs, volumes and storage classes of claims, cluster roles and bindings of"
+          + " service accounts)")
   public @Nullable Boolean includeClusterResources;
 
   @JsonPropertyDescription("Old namespace to new namespace")

@@ -27,13 +27,17 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.jspecify.annotations.Nullable;
@@ -50,6 +54,16 @@ import org.jspecify.annotations.Nullable;
  *       merged (RFC 7386) and the result stored as an update would be, and a field the same field
  *       manager applied last time and leaves out now is removed, as a real server removes fields a
  *       manager gives up.
+ *   <li><b>CustomResourceDefinitions</b>: a created CRD reports {@code NamesAccepted} and {@code
+ *       Established} in {@code status.conditions} (kept as they are by an update of the CRD, as its
+ *       status is a subresource), both True unless another CRD of its group already has its kind
+ *       (then both False, reason {@code KindConflict}), and its types are served only once
+ *       Established; a test may make establishing take a while ({@link #establishAfter}), as it
+ *       does on a real server. A request for a type of a custom API group (not Kubernetes' own) the
+ *       server does not serve (no Established CRD) fails with 404 "the server could not find the
+ *       requested resource", as a real server's does; the groups given to the constructor (by
+ *       default {@code stele.dev}, the project's own) are served as if their CRDs were installed.
+ *   <li><b>A record of creates</b> ({@link #created}), in the order the server made them.
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
@@ -84,6 +98,8 @@ public final class ApiServer implements Closeable {
           new Type("v1", "serviceaccounts", "ServiceAccount", true),
           new Type("v1", "pods", "Pod", true),
           new Type("v1", "persistentvolumeclaims", "PersistentVolumeClaim", true),
+          new Type("v1", "persistentvolumes", "PersistentVolume", false),
+          new Type("storage.k8s.io/v1", "storageclasses", "StorageClass", false),
           new Type("v1", "services", "Service", true),
           new Type("v1", "events", "Event", true),
           new Type("apps/v1", "deployments", "Deployment", true),
@@ -100,8 +116,14 @@ public final class ApiServer implements Closeable {
               "CustomResourceDefinition",
               false));
 
+  private static final String CRDS = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
+  private static final Pattern GROUP_PATH = Pattern.compile("^/apis/([^/]+)/([^/]+)/(.+)$");
+
+  /** The API group served as if its CRDs were installed unless a test says otherwise. */
+  public static final String STELE_GROUP = "stele.dev";
+
   private final KubernetesMockServer server;
-  private final Dispatcher dispatcher = new Dispatcher();
+  private final Dispatcher dispatcher;
 
   /** A server on a free port of the loopback interface. */
   public ApiServer() {
@@ -110,6 +132,16 @@ public final class ApiServer implements Closeable {
 
   /** A server on {@code port} of the loopback interface (0: any free one). */
   public ApiServer(int port) {
+    this(port, Set.of(STELE_GROUP));
+  }
+
+  /**
+   * A server on {@code port} of the loopback interface (0: any free one) that serves the API groups
+   * {@code installed} as if their CRDs were installed, and other custom groups only once their CRDs
+   * are created.
+   */
+  public ApiServer(int port, Set<String> installed) {
+    dispatcher = new Dispatcher(Set.copyOf(installed));
     server =
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
@@ -118,6 +150,23 @@ public final class ApiServer implements Closeable {
     } catch (RuntimeException e) {
       throw new IllegalStateException("cannot start the test API server on port " + port, e);
     }
+  }
+
+  /**
+   * From now on, a CRD created without a name conflict is Established only {@code delay} after its
+   * creation (until then {@code Established=False}, reason {@code Installing}, and its types are
+   * not served), as a real server takes a moment to serve a new type.
+   */
+  public void establishAfter(Duration delay) {
+    dispatcher.establishDelay = delay;
+  }
+
+  /**
+   * The path of every object created so far, in the order the server created them: {@code
+   * /api/v1/namespaces/app/persistentvolumeclaims/data}.
+   */
+  public List<String> created() {
+    return List.copyOf(dispatcher.created);
   }
 
   /** A new client of this server; its caller closes it. */
@@ -139,8 +188,61 @@ public final class ApiServer implements Closeable {
     /** The configuration last applied, by object path (status separately) and field manager. */
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
+    private final Set<String> installed;
+    private final List<String> created = new CopyOnWriteArrayList<>();
+
+    /**
+     * CRDs created but not Established yet: when they will be, by name ({@link System#nanoTime}).
+     */
+    private final Map<String, Long> installing = new ConcurrentHashMap<>();
+
+    private volatile Duration establishDelay = Duration.ZERO;
+
+    Dispatcher(Set<String> installed) {
+      this.installed = installed;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
+      establishDue();
+      MockResponse response = handle(request);
+      if (request.getMethod().equals("POST") && response.code() < 300) {
+        String path = request.getPath();
+        String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+        String body = response.getBody().readUtf8(); // reading empties it: put it back
+        response.setBody(body);
+        JsonNode name = tree(body).path("metadata").path("name");
+        if (name.isTextual()) {
+          created.add(bare + "/" + name.asText());
+        }
+      }
+      return response;
+    }
+
+    /** Marks Established every installing CRD whose time has come. */
+    private synchronized void establishDue() {
+      long now = System.nanoTime();
+      for (Map.Entry<String, Long> e : List.copyOf(installing.entrySet())) {
+        if (now - e.getValue() < 0) {
+          continue;
+        }
+        installing.remove(e.getKey());
+        MockResponse live = handleGet(CRDS + "/" + e.getKey());
+        if (live.code() == 200) {
+          JsonNode crd = tree(live.getBody().readUtf8());
+          for (JsonNode c : crd.path("status").path("conditions")) {
+            if (c.path("type").asText().equals("Established") && c instanceof ObjectNode o) {
+              o.put("status", "True");
+              o.put("reason", "InitialNamesAccepted");
+              o.put("message", "the initial names have been accepted");
+            }
+          }
+          super.dispatch(request("PUT", CRDS + "/" + e.getKey(), "application/json", crd));
+        }
+      }
+    }
+
+    private MockResponse handle(RecordedRequest request) {
       String path = request.getPath();
       String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
       if (request.getMethod().equals("GET")) {
@@ -148,6 +250,13 @@ public final class ApiServer implements Closeable {
         if (discovery != null) {
           return discovery;
         }
+      }
+      if (request.getMethod().equals("POST") && bare.equals(CRDS)) {
+        return super.dispatch(
+            request("POST", path, "application/json", accepted(tree(request.getUtf8Body()))));
+      }
+      if (request.getMethod().equals("PUT") && bare.startsWith(CRDS + "/")) {
+        return super.dispatch(request("PUT", path, "application/json", statusKept(request, bare)));
       }
       if (request.getMethod().equals("POST") && bare.equals(RULES_REVIEW)) {
         ObjectNode review = (ObjectNode) tree(request.getUtf8Body());
@@ -160,6 +269,13 @@ public final class ApiServer implements Closeable {
         status.putArray("nonResourceRules");
         status.put("incomplete", false);
         return json(201, review.toString());
+      }
+      if (!served(bare)) {
+        return json(
+            404,
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},\"status\":\"Failure\","
+                + "\"message\":\"the server could not find the requested resource\","
+                + "\"reason\":\"NotFound\",\"details\":{},\"code\":404}");
       }
       String type = request.getHeader("Content-Type");
       if (request.getMethod().equals("PATCH") && type != null && type.startsWith(APPLY)) {
@@ -255,23 +371,125 @@ public final class ApiServer implements Closeable {
       return out;
     }
 
-    /** The built-in types and those of every CRD in the server. */
+    /**
+     * Whether a request for {@code path} reaches a type the server serves. Only custom groups (with
+     * a dot, not Kubernetes' own {@code *.k8s.io}) are checked: a real server serves every built-in
+     * group, of which the list above holds only the types tests use.
+     */
+    private boolean served(String path) {
+      Matcher m = GROUP_PATH.matcher(path);
+      if (!m.matches()) {
+        return true;
+      }
+      String group = m.group(1);
+      if (!group.contains(".") || group.endsWith(".k8s.io") || installed.contains(group)) {
+        return true;
+      }
+      String[] rest = m.group(3).split("/", -1);
+      String plural = rest[0].equals("namespaces") && rest.length >= 3 ? rest[2] : rest[0];
+      String gv = group + "/" + m.group(2);
+      return types().stream()
+          .anyMatch(t -> t.groupVersion().equals(gv) && t.plural().equals(plural));
+    }
+
+    /**
+     * {@code crd} as a real server makes it on create: its names accepted and the CRD Established,
+     * unless another CRD of its group already has its kind.
+     */
+    private JsonNode accepted(JsonNode crd) {
+      String group = crd.path("spec").path("group").asText();
+      String kind = crd.path("spec").path("names").path("kind").asText();
+      String name = crd.path("metadata").path("name").asText();
+      String conflict = null;
+      for (CustomResourceDefinition other : crds()) {
+        if (other.getSpec().getGroup().equals(group)
+            && other.getSpec().getNames().getKind().equals(kind)
+            && !other.getMetadata().getName().equals(name)) {
+          conflict = other.getMetadata().getName();
+        }
+      }
+      ObjectNode status = ((ObjectNode) crd).putObject("status");
+      String now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).toString();
+      var conditions = status.putArray("conditions");
+      for (String type : List.of("NamesAccepted", "Established")) {
+        ObjectNode c = conditions.addObject();
+        c.put("type", type);
+        c.put("lastTransitionTime", now);
+        if (conflict == null && type.equals("Established") && !establishDelay.isZero()) {
+          c.put("status", "False");
+          c.put("reason", "Installing");
+          c.put("message", "the CRD is being installed");
+          installing.put(name, System.nanoTime() + establishDelay.toNanos());
+        } else if (conflict == null) {
+          c.put("status", "True");
+          c.put("reason", type.equals("Established") ? "InitialNamesAccepted" : "NoConflicts");
+          c.put(
+              "message",
+              type.equals("Established")
+                  ? "the initial names have been accepted"
+                  : "no conflicts found");
+        } else {
+          c.put("status", "False");
+          c.put("reason", type.equals("Established") ? "NotAccepted" : "KindConflict");
+          c.put("message", "\"" + kind + "\" is already in use by " + conflict);
+        }
+      }
+      if (conflict == null) {
+        status.set("acceptedNames", crd.path("spec").path("names").deepCopy());
+      }
+      return crd;
+    }
+
+    private static boolean established(CustomResourceDefinition crd) {
+      return crd.getStatus() != null
+          && crd.getStatus().getConditions() != null
+          && crd.getStatus().getConditions().stream()
+              .anyMatch(c -> c.getType().equals("Established") && c.getStatus().equals("True"));
+    }
+
+    /**
+     * The body of an update of a CRD with the stored object's status, which an update of a CRD
+     * leaves as it is on a real server (its status is a subresource).
+     */
+    private JsonNode statusKept(RecordedRequest request, String path) {
+      JsonNode body = tree(request.getUtf8Body());
+      MockResponse live = handleGet(path);
+      if (live.code() == 200 && body instanceof ObjectNode b) {
+        JsonNode status = tree(live.getBody().readUtf8()).path("status");
+        if (status.isMissingNode()) {
+          b.remove("status");
+        } else {
+          b.set("status", status);
+        }
+      }
+      return body;
+    }
+
+    private List<CustomResourceDefinition> crds() {
+      MockResponse crds = handleGet(CRDS);
+      if (crds.code() != 200) {
+        return List.of();
+      }
+      return SERIALIZATION
+          .unmarshal(crds.getBody().readUtf8(), CustomResourceDefinitionList.class)
+          .getItems();
+    }
+
+    /** The built-in types and those of every Established CRD in the server. */
     private List<Type> types() {
       List<Type> out = new ArrayList<>(BUILT_IN);
-      MockResponse crds = handleGet("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
-      if (crds.code() == 200) {
-        var list =
-            SERIALIZATION.unmarshal(crds.getBody().readUtf8(), CustomResourceDefinitionList.class);
-        for (CustomResourceDefinition crd : list.getItems()) {
-          var spec = crd.getSpec();
-          for (var v : spec.getVersions()) {
-            out.add(
-                new Type(
-                    spec.getGroup() + "/" + v.getName(),
-                    spec.getNames().getPlural(),
-                    spec.getNames().getKind(),
-                    "Namespaced".equals(spec.getScope())));
-          }
+      for (CustomResourceDefinition crd : crds()) {
+        if (!established(crd)) {
+          continue;
+        }
+        var spec = crd.getSpec();
+        for (var v : spec.getVersions()) {
+          out.add(
+              new Type(
+                  spec.getGroup() + "/" + v.getName(),
+                  spec.getNames().getPlural(),
+                  spec.getNames().getKind(),
+                  "Namespaced".equals(spec.getScope())));
         }
       }
       return out;

@@ -94,6 +94,13 @@ final class BackupSnapshots {
       StringBuilder log = new StringBuilder();
       line(log, "backup " + backup.name() + " started at " + backup.started());
       line(log, "collected " + r.items() + " objects (" + r.itemsNew() + " changed or new)");
+      line(
+          log,
+          r.clusterScoped()
+              + " of them cluster-scoped, "
+              + r.pulledIn().size()
+              + " taken because collected objects need them");
+      r.pulledIn().forEach(p -> line(log, "took " + p));
       line(log, volumes.size() + " pod volumes selected");
       warnings.forEach(w -> line(log, "warning: " + w));
       r.errors().forEach(e -> line(log, "error: " + e));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stele.k8s.api.BackupSpec;
+import dev.stele.operator.kube.ClusterDependencies;
 import dev.stele.operator.kube.ResourceType;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
@@ -14,7 +15,11 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -26,6 +31,9 @@ import java.util.TreeSet;
  * scoped objects under {@code _cluster}, a name no namespace can have), stored as a data chunk.
  * Server-set fields are removed and keys sorted, so an unchanged object encodes to the same bytes
  * and is stored once across backups; nodes carry no times, so unchanged directories are too.
+ *
+ * <p>Which cluster-scoped objects are taken is {@link ClusterScope}'s to say: all of a type, none,
+ * or those the collected objects need ({@link ClusterDependencies}).
  */
 final class ResourceCollector {
   /** The directory of cluster-scoped objects. */
@@ -54,6 +62,9 @@ final class ResourceCollector {
    * @param bytes bytes of their JSON documents
    * @param dirs directories written
    * @param itemsNew objects whose document was not in the repository yet
+   * @param clusterScoped of the objects, those that are cluster-scoped (Namespace objects too)
+   * @param pulledIn the cluster-scoped objects taken only because collected objects need them, each
+   *     with why ({@code persistentvolumes pv-data: bound to claim app/data})
    * @param pods the pods collected, as read from the API server, whose volumes may be backed up
    */
   record Result(
@@ -62,6 +73,8 @@ final class ResourceCollector {
       long bytes,
       long dirs,
       long itemsNew,
+      int clusterScoped,
+      List<String> pulledIn,
       List<String> warnings,
       List<String> errors,
       List<GenericKubernetesResource> pods) {}
@@ -69,69 +82,174 @@ final class ResourceCollector {
   /**
    * Collects the objects {@code spec} selects into {@code writer}; the caller flushes the writer
    * and writes the snapshot.
+   *
+   * <p>First the namespaced objects and the Namespace objects of the selected namespaces, then the
+   * cluster-scoped types {@link ClusterScope} takes in full, then, following {@link
+   * ClusterDependencies} from everything collected so far, the cluster-scoped objects needed that
+   * {@link ClusterScope} lets in.
    */
   Result collect(BackupSpec spec, ChunkWriter writer) throws IOException {
-    List<String> warnings = new ArrayList<>();
-    List<String> errors = new ArrayList<>();
-    Set<String> namespaces = namespaces(spec, warnings);
-    Map<String, String> labels =
-        spec.labelSelector == null || spec.labelSelector.getMatchLabels() == null
-            ? Map.of()
-            : spec.labelSelector.getMatchLabels();
     if (spec.labelSelector != null
         && spec.labelSelector.getMatchExpressions() != null
         && !spec.labelSelector.getMatchExpressions().isEmpty()) {
       throw new IllegalArgumentException(
           "spec.labelSelector.matchExpressions is not supported yet: use matchLabels");
     }
-    TreeBuilder resources = new TreeBuilder();
-    List<GenericKubernetesResource> pods = new ArrayList<>();
-    int items = 0;
-    long bytes = 0;
-    long itemsNew = 0;
+    ClusterScope scope = ClusterScope.of(spec);
+    Map<String, String> labels =
+        spec.labelSelector == null || spec.labelSelector.getMatchLabels() == null
+            ? Map.of()
+            : spec.labelSelector.getMatchLabels();
+    Collection collection = new Collection(writer, namespaces(spec));
+    Map<String, ResourceType> byName = new HashMap<>();
     for (ResourceType type : types) {
-      if (!selected(type, spec)) {
-        continue;
-      }
-      for (GenericKubernetesResource object : list(type, namespaces, labels, errors)) {
-        byte[] json = document(object);
-        Id id = repo.chunkId(json, 0, json.length);
-        if (writer.claim(id)) {
-          writer.put(id, ChunkType.DATA, json, 0, json.length);
-          itemsNew++;
-        }
-        String ns = object.getMetadata().getNamespace();
-        resources
-            .dir(type.groupDirectory())
-            .dir(type.resource())
-            .dir(type.namespaced() && ns != null ? ns : CLUSTER)
-            .file(object.getMetadata().getName() + ".json", json.length, List.of(id));
-        if (type.isPods()) {
-          pods.add(object);
-        }
-        items++;
-        bytes += json.length;
+      byName.put(type.qualifiedName(), type);
+      if (type.namespaced() && scope.selected(type)) {
+        collection.addAll(type, list(type, collection.namespaces, labels, collection.errors));
+      } else if (type.isNamespaces() && scope.selected(type)) {
+        collection.addAll(type, namespaceObjects(type, collection.namespaces, collection.errors));
       }
     }
-    Id tree = resources.write(writer);
+    for (ResourceType type : types) {
+      if (!type.namespaced() && !type.isNamespaces() && scope.take(type) == ClusterScope.Take.ALL) {
+        collection.addAll(type, listCluster(type, labels, collection.errors));
+      }
+    }
+    pullIn(collection, scope, byName);
+    Id tree = collection.resources.write(writer);
     return new Result(
         tree,
-        items,
-        bytes,
-        resources.directories(),
-        itemsNew,
-        List.copyOf(warnings),
-        List.copyOf(errors),
-        List.copyOf(pods));
+        collection.items,
+        collection.bytes,
+        collection.resources.directories(),
+        collection.itemsNew,
+        collection.clusterScoped,
+        List.copyOf(collection.pulledIn),
+        List.copyOf(collection.warnings),
+        List.copyOf(collection.errors),
+        List.copyOf(collection.pods));
   }
 
-  private Set<String> namespaces(BackupSpec spec, List<String> warnings) {
+  /** The objects collected so far, written as they come. Not thread-safe. */
+  private final class Collection {
+    final ChunkWriter writer;
+    final TreeBuilder resources = new TreeBuilder();
+    final List<GenericKubernetesResource> pods = new ArrayList<>();
+    final List<String> warnings = new ArrayList<>();
+    final List<String> errors = new ArrayList<>();
+    final List<String> pulledIn = new ArrayList<>();
+    final Set<String> namespaces;
+
+    /** {@code type name} of every cluster-scoped object collected. */
+    final Set<String> cluster = new HashSet<>();
+
+    /** What the objects collected need, not yet looked at. */
+    final Deque<ClusterDependencies.Need> needs = new ArrayDeque<>();
+
+    /** {@code namespace/name} of the ServiceAccounts collected. */
+    final Set<String> accounts = new TreeSet<>();
+
+    int items;
+    int clusterScoped;
+    long bytes;
+    long itemsNew;
+
+    Collection(ChunkWriter writer, NamespaceChoice choice) {
+      this.writer = writer;
+      this.namespaces = choice.names();
+      warnings.addAll(choice.warnings());
+    }
+
+    void addAll(ResourceType type, List<GenericKubernetesResource> objects) throws IOException {
+      for (GenericKubernetesResource object : objects) {
+        add(type, object);
+      }
+    }
+
+    void add(ResourceType type, GenericKubernetesResource object) throws IOException {
+      String ns = type.namespaced() ? object.getMetadata().getNamespace() : null;
+      String name = object.getMetadata().getName();
+      if (!type.namespaced() && !cluster.add(type.qualifiedName() + " " + name)) {
+        return;
+      }
+      byte[] json = document(object);
+      Id id = repo.chunkId(json, 0, json.length);
+      if (writer.claim(id)) {
+        writer.put(id, ChunkType.DATA, json, 0, json.length);
+        itemsNew++;
+      }
+      resources
+          .dir(type.groupDirectory())
+          .dir(type.resource())
+          .dir(ns != null ? ns : CLUSTER)
+          .file(name + ".json", json.length, List.of(id));
+      if (type.isPods()) {
+        pods.add(object);
+      }
+      if (type.group().isEmpty() && type.resource().equals("serviceaccounts")) {
+        accounts.add(ns + "/" + name);
+      }
+      needs.addAll(
+          ClusterDependencies.of(type.group(), type.resource(), ns, JSON.valueToTree(object)));
+      items++;
+      clusterScoped += type.namespaced() ? 0 : 1;
+      bytes += json.length;
+    }
+  }
+
+  /**
+   * Follows what the collected objects need, and what that needs in turn: first the
+   * ClusterRoleBindings of the collected ServiceAccounts, then each needed object that exists and
+   * that the scope lets in.
+   */
+  private void pullIn(Collection c, ClusterScope scope, Map<String, ResourceType> byName)
+      throws IOException {
+    ResourceType bindings = byName.get(ClusterDependencies.CLUSTER_ROLE_BINDINGS);
+    if (bindings != null
+        && !c.accounts.isEmpty()
+        && scope.take(bindings) != ClusterScope.Take.NONE) {
+      for (GenericKubernetesResource b : listCluster(bindings, Map.of(), c.errors)) {
+        List<String> bound = ClusterDependencies.boundAccounts(JSON.valueToTree(b), c.accounts);
+        if (!bound.isEmpty()) {
+          c.needs.add(
+              new ClusterDependencies.Need(
+                  bindings.qualifiedName(),
+                  b.getMetadata().getName(),
+                  "binds service account " + String.join(", ", bound)));
+        }
+      }
+    }
+    while (!c.needs.isEmpty()) {
+      ClusterDependencies.Need need = c.needs.poll();
+      ResourceType type = byName.get(need.type());
+      if (type == null
+          || scope.take(type) == ClusterScope.Take.NONE
+          || c.cluster.contains(need.describe())) {
+        continue;
+      }
+      GenericKubernetesResource object;
+      try {
+        object = client.genericKubernetesResources(type.context()).withName(need.name()).get();
+      } catch (KubernetesClientException e) {
+        c.errors.add("reading " + need.describe() + " (" + need.reason() + "): " + message(e));
+        continue;
+      }
+      if (object != null) {
+        c.add(type, object);
+        c.pulledIn.add(need.describe() + ": " + need.reason());
+      }
+    }
+  }
+
+  /** The namespaces a backup takes, and a warning for each named one that does not exist. */
+  private record NamespaceChoice(Set<String> names, List<String> warnings) {}
+
+  private NamespaceChoice namespaces(BackupSpec spec) {
+    List<String> warnings = new ArrayList<>();
     Set<String> existing = new TreeSet<>();
     client.namespaces().list().getItems().forEach(n -> existing.add(n.getMetadata().getName()));
     Set<String> chosen = new TreeSet<>();
-    if (spec.includedNamespaces == null
-        || spec.includedNamespaces.isEmpty()
-        || spec.includedNamespaces.contains("*")) {
+    if (ClusterScope.all(spec.includedNamespaces)) {
       chosen.addAll(existing);
     } else {
       for (String ns : spec.includedNamespaces) {
@@ -144,25 +262,28 @@ final class ResourceCollector {
     if (spec.excludedNamespaces != null) {
       chosen.removeAll(spec.excludedNamespaces);
     }
-    return chosen;
+    return new NamespaceChoice(chosen, warnings);
   }
 
-  private static boolean selected(ResourceType type, BackupSpec spec) {
-    if (type.resource().equals("namespaces")
-        && Boolean.FALSE.equals(spec.includeClusterResources)) {
-      return false;
+  /**
+   * The Namespace objects of the selected namespaces, whatever their labels and whatever {@code
+   * includeClusterResources} says (as Velero), so that a restore can recreate them.
+   */
+  private List<GenericKubernetesResource> namespaceObjects(
+      ResourceType type, Set<String> namespaces, List<String> errors) {
+    List<GenericKubernetesResource> found = new ArrayList<>();
+    var resources = client.genericKubernetesResources(type.context());
+    for (String ns : namespaces) {
+      try {
+        GenericKubernetesResource object = resources.withName(ns).get();
+        if (object != null) {
+          found.add(object);
+        }
+      } catch (KubernetesClientException e) {
+        errors.add("reading namespace " + ns + ": " + message(e));
+      }
     }
-    if (spec.excludedResources != null && names(spec.excludedResources, type)) {
-      return false;
-    }
-    return spec.includedResources == null
-        || spec.includedResources.isEmpty()
-        || spec.includedResources.contains("*")
-        || names(spec.includedResources, type);
-  }
-
-  private static boolean names(List<String> list, ResourceType type) {
-    return list.contains(type.qualifiedName()) || list.contains(type.resource());
+    return found;
   }
 
   private List<GenericKubernetesResource> list(
@@ -171,26 +292,9 @@ final class ResourceCollector {
     var resources = client.genericKubernetesResources(type.context());
     for (String ns : namespaces) {
       try {
-        if (!type.namespaced()) {
-          // Only Namespace objects are cluster-scoped here: those of the selected namespaces,
-          // whatever their labels, so that a restore can recreate them.
-          GenericKubernetesResource object = resources.withName(ns).get();
-          if (object != null) {
-            found.add(object);
-          }
-        } else {
-          found.addAll(resources.inNamespace(ns).withLabels(labels).list().getItems());
-        }
+        found.addAll(resources.inNamespace(ns).withLabels(labels).list().getItems());
       } catch (KubernetesClientException e) {
-        errors.add(
-            "listing "
-                + type.qualifiedName()
-                + " in "
-                + ns
-                + ": "
-                + (e.getStatus() != null && e.getStatus().getMessage() != null
-                    ? e.getStatus().getMessage()
-                    : e.getMessage()));
+        errors.add("listing " + type.qualifiedName() + " in " + ns + ": " + message(e));
       }
     }
     found.sort(
@@ -198,6 +302,30 @@ final class ResourceCollector {
             (a.getMetadata().getNamespace() + "/" + a.getMetadata().getName())
                 .compareTo(b.getMetadata().getNamespace() + "/" + b.getMetadata().getName()));
     return found;
+  }
+
+  private List<GenericKubernetesResource> listCluster(
+      ResourceType type, Map<String, String> labels, List<String> errors) {
+    try {
+      List<GenericKubernetesResource> found =
+          new ArrayList<>(
+              client
+                  .genericKubernetesResources(type.context())
+                  .withLabels(labels)
+                  .list()
+                  .getItems());
+      found.sort((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()));
+      return found;
+    } catch (KubernetesClientException e) {
+      errors.add("listing " + type.qualifiedName() + ": " + message(e));
+      return List.of();
+    }
+  }
+
+  private static String message(KubernetesClientException e) {
+    return e.getStatus() != null && e.getStatus().getMessage() != null
+        ? e.getStatus().getMessage()
+        : e.getMessage();
   }
 
   /** The object as restorable JSON: server-set fields removed, keys sorted. */

@@ -12,12 +12,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The resource types a backup collects, as the API server's discovery lists them: every type of
- * every group's preferred version that can be listed and read, custom resources included, that is
- * namespaced (or is {@code namespaces}). Left out: subresources, types whose objects the cluster
- * makes again by itself or that describe the moment rather than the application (events, endpoints,
- * leases, metrics), and Stele's own resources (a backup must not hold the Backups). Cluster-scoped
- * types other than Namespace are not collected yet.
+ * The resource types a backup may collect, as the API server's discovery lists them: every type of
+ * every group's preferred version that can be listed and read, custom resources included, of either
+ * scope (which cluster-scoped objects a backup takes is the backup's to say). Left out:
+ * subresources, types whose objects the cluster makes again by itself or that describe the moment
+ * or the machines rather than the application (events, endpoints, leases, metrics, nodes and what
+ * attaches volumes to them), and Stele's own resources (a backup must not hold the Backups).
  *
  * <p>A server that answers discovery with nothing (fabric8's mock server, unless a test serves
  * discovery documents) gets {@link ResourceType#DEFAULTS}.
@@ -34,7 +34,12 @@ public final class Discovery {
           "discovery.k8s.io/endpointslices",
           "coordination.k8s.io/leases",
           "metrics.k8s.io/pods",
-          "/bindings");
+          "metrics.k8s.io/nodes",
+          "/bindings",
+          "/nodes",
+          "/componentstatuses",
+          "storage.k8s.io/csinodes",
+          "storage.k8s.io/volumeattachments");
 
   private static final String STELE_GROUP = dev.stele.k8s.api.SteleApi.GROUP;
 
@@ -81,16 +86,16 @@ public final class Discovery {
             ? "v1"
             : list.getGroupVersion().substring(list.getGroupVersion().indexOf('/') + 1);
     for (APIResource r : list.getResources()) {
-      boolean namespaces = group.isEmpty() && r.getName().equals("namespaces");
       if (r.getName().contains("/")
           || SKIPPED.contains(group + "/" + r.getName())
           || r.getVerbs() == null
           || !r.getVerbs().contains("list")
-          || !r.getVerbs().contains("get")
-          || !(Boolean.TRUE.equals(r.getNamespaced()) || namespaces)) {
+          || !r.getVerbs().contains("get")) {
         continue;
       }
-      out.add(new ResourceType(group, version, r.getName(), r.getKind(), !namespaces));
+      out.add(
+          new ResourceType(
+              group, version, r.getName(), r.getKind(), Boolean.TRUE.equals(r.getNamespaced())));
     }
   }
 }

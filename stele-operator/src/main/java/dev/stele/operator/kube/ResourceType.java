@@ -11,7 +11,7 @@ import java.util.List;
  * @param version the version listed
  * @param resource the plural resource name, such as {@code deployments}
  * @param kind the kind, such as {@code Deployment}
- * @param namespaced false for cluster-scoped types (of these, only Namespaces are collected today)
+ * @param namespaced false for cluster-scoped types
  */
 public record ResourceType(
     String group, String version, String resource, String kind, boolean namespaced) {
@@ -36,7 +36,22 @@ public record ResourceType(
           new ResourceType("batch", "v1", "cronjobs", "CronJob", true),
           new ResourceType("networking.k8s.io", "v1", "ingresses", "Ingress", true),
           new ResourceType("rbac.authorization.k8s.io", "v1", "roles", "Role", true),
-          new ResourceType("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true));
+          new ResourceType("rbac.authorization.k8s.io", "v1", "rolebindings", "RoleBinding", true),
+          new ResourceType("", "v1", "persistentvolumes", "PersistentVolume", false),
+          new ResourceType("storage.k8s.io", "v1", "storageclasses", "StorageClass", false),
+          new ResourceType("rbac.authorization.k8s.io", "v1", "clusterroles", "ClusterRole", false),
+          new ResourceType(
+              "rbac.authorization.k8s.io",
+              "v1",
+              "clusterrolebindings",
+              "ClusterRoleBinding",
+              false),
+          new ResourceType(
+              "apiextensions.k8s.io",
+              "v1",
+              "customresourcedefinitions",
+              "CustomResourceDefinition",
+              false));
 
   /** The directory of the group in a backup: the group, or {@code core}. */
   public String groupDirectory() {
@@ -46,6 +61,11 @@ public record ResourceType(
   /** True for core/v1 pods, whose volumes a backup may take. */
   public boolean isPods() {
     return group.isEmpty() && resource.equals("pods");
+  }
+
+  /** True for core/v1 namespaces, whose objects a backup takes for the namespaces it selects. */
+  public boolean isNamespaces() {
+    return group.isEmpty() && resource.equals("namespaces");
   }
 
   /** How Velero's filters name it: {@code configmaps}, {@code deployments.apps}. */

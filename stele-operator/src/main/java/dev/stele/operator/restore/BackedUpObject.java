@@ -2,6 +2,7 @@ package dev.stele.operator.restore;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.stele.operator.kube.ClusterDependencies;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
 import java.util.HashMap;
 import java.util.Map;
@@ -34,6 +35,22 @@ record BackedUpObject(
 
   boolean isNamespace() {
     return group.isEmpty() && resource.equals("namespaces");
+  }
+
+  boolean isVolume() {
+    return group.isEmpty() && resource.equals("persistentvolumes");
+  }
+
+  boolean isDefinition() {
+    return qualifiedResource().equals(ClusterDependencies.CRDS);
+  }
+
+  /**
+   * The name of the CustomResourceDefinition that would define this object's type ({@code
+   * widgets.example.com}), or null for the core group, whose types none defines.
+   */
+  String definition() {
+    return group.isEmpty() ? null : resource + "." + group;
   }
 
   boolean isPod() {

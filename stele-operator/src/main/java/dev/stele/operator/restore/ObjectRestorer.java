@@ -11,6 +11,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,9 +21,12 @@ import java.util.Set;
 
 /**
  * Creates the selected objects of a backup, in {@link RestoreOrder}, and asks for restored pods'
- * volumes to be filled ({@link VolumeFilling}). An object that already exists is left as it is (a
- * warning) or, with {@code existingResourcePolicy: update}, replaced by the backed-up one. A
- * failure is recorded against its object and the restore goes on.
+ * volumes to be filled ({@link VolumeFilling}). CustomResourceDefinitions come first, and nothing
+ * else is created until they are Established ({@link CrdReadiness}); the custom resources of one
+ * that never is fail. An object that already exists is left as it is (a warning) or, with {@code
+ * existingResourcePolicy: update}, replaced by the backed-up one — except a PersistentVolume, which
+ * is always left as it is (replacing it could cut it from its data or its claim). A failure is
+ * recorded against its object and the restore goes on.
  *
  * <p>A namespace an object goes into is created, bare, when neither the cluster nor the restore has
  * it (Velero does the same), so that excluding Namespace objects still restores their contents.
@@ -35,9 +39,16 @@ final class ObjectRestorer {
   private final String image;
   private final Outcome outcome;
   private final Set<String> namespaces = new HashSet<>();
+  private final Duration crdTimeout;
 
-  ObjectRestorer(KubernetesClient client, Restore restore, String image, Outcome outcome) {
+  ObjectRestorer(
+      KubernetesClient client,
+      Restore restore,
+      String image,
+      Outcome outcome,
+      Duration crdTimeout) {
     this.client = client;
+    this.crdTimeout = crdTimeout;
     this.restore = restore;
     this.image = image;
     this.outcome = outcome;
@@ -46,10 +57,7 @@ final class ObjectRestorer {
   void run(BackupContents contents, Selection selection, boolean update, boolean restoreVolumes) {
     contents.warnings().forEach(outcome::warn);
     List<BackedUpObject> selected =
-        contents.objects().stream()
-            .filter(selection::selects)
-            .sorted(RestoreOrder.OBJECTS)
-            .toList();
+        selection.select(contents.objects()).stream().sorted(RestoreOrder.OBJECTS).toList();
     Set<String> restoredVolumes = new HashSet<>();
     for (BackedUpObject o : selected) {
       if (o.qualifiedResource().equals("persistentvolumes")) {
@@ -72,8 +80,25 @@ final class ObjectRestorer {
             + contents.objects().size()
             + " objects of backup "
             + outcome.backupName);
+    List<String> definitions =
+        selected.stream().filter(BackedUpObject::isDefinition).map(BackedUpObject::name).toList();
+    Map<String, String> unready = null;
     for (BackedUpObject o : selected) {
+      if (unready == null && !o.isDefinition()) {
+        unready = awaitDefinitions(definitions);
+      }
       String target = o.namespaced() ? selection.target(o.namespace()) : null;
+      if (unready != null && o.definition() != null && unready.containsKey(o.definition())) {
+        String message =
+            "not created: its CustomResourceDefinition " + o.definition() + " is not Established";
+        outcome.error(o.describe() + ": " + message);
+        outcome.item(
+            o,
+            target == null ? o.name() : target + "/" + o.name(),
+            RestoreDocument.FAILED,
+            message);
+        continue;
+      }
       ObjectNode doc = ServerFields.prepare(o, selection::target, restoredVolumes, labels);
       List<String> fill = o.isPod() ? fill(o, doc, volumes) : List.of();
       if (!fill.isEmpty()) {
@@ -90,6 +115,35 @@ final class ObjectRestorer {
         request(o, created, fill, volumes.get(o.namespace() + "/" + o.name()));
       }
     }
+  }
+
+  /**
+   * Waits until the restored (or already present) definitions are Established; returns those that
+   * are not, with why, each also an error of the restore.
+   */
+  private Map<String, String> awaitDefinitions(List<String> definitions) {
+    if (definitions.isEmpty()) {
+      return Map.of();
+    }
+    outcome.log(
+        "waiting for "
+            + definitions.size()
+            + " CustomResourceDefinitions to be Established before their custom resources");
+    Map<String, String> unready = CrdReadiness.await(client, definitions, crdTimeout);
+    unready.forEach(
+        (name, why) ->
+            outcome.error(
+                "customresourcedefinition "
+                    + name
+                    + " is not Established after "
+                    + crdTimeout.toSeconds()
+                    + " s ("
+                    + why
+                    + "): its custom resources are not restored"));
+    if (unready.isEmpty()) {
+      outcome.log("every CustomResourceDefinition is Established");
+    }
+    return unready;
   }
 
   /** The completed volumes of each pod, by {@code namespace/pod} as backed up. */
@@ -169,13 +223,20 @@ final class ObjectRestorer {
       return created;
     } catch (KubernetesClientException e) {
       if (e.getCode() != 409) {
-        outcome.error(o.describe() + ": " + message(e));
-        outcome.item(o, as, RestoreDocument.FAILED, message(e));
+        String why = message(e);
+        if (e.getCode() == 404 && o.definition() != null) {
+          why += " (no Established CustomResourceDefinition " + o.definition() + " serves it)";
+        }
+        outcome.error(o.describe() + ": " + why);
+        outcome.item(o, as, RestoreDocument.FAILED, why);
         return null;
       }
     }
-    if (!update) {
-      String why = "exists in the cluster; left as it is (existingResourcePolicy none)";
+    if (!update || o.isVolume()) {
+      String why =
+          update
+              ? "exists in the cluster; a PersistentVolume that exists is always left as it is"
+              : "exists in the cluster; left as it is (existingResourcePolicy none)";
       outcome.skipped++;
       outcome.warn(o.describe() + " as " + as + " " + why);
       outcome.item(o, as, RestoreDocument.SKIPPED, why);

@@ -5,9 +5,10 @@ import java.util.List;
 
 /**
  * The order objects are created in, so that what an object needs exists before it: definitions of
- * custom types, then namespaces, storage, identities and configuration, network, permissions, then
- * workloads from the smallest unit up (a Deployment created after its pods' ReplicaSet adopts
- * them), and everything else last, by name. Velero's order with the same intent.
+ * custom types, then namespaces, storage, identities and the cluster roles they are bound to,
+ * configuration, network, permissions, then workloads from the smallest unit up (a Deployment
+ * created after its pods' ReplicaSet adopts them), and everything else last, by name. Velero's
+ * order with the same intent.
  *
  * <p>Types are named as filters name them: the plural resource, with its group unless core.
  */
@@ -20,6 +21,8 @@ final class RestoreOrder {
           "persistentvolumes",
           "persistentvolumeclaims",
           "serviceaccounts",
+          "clusterroles.rbac.authorization.k8s.io",
+          "clusterrolebindings.rbac.authorization.k8s.io",
           "configmaps",
           "secrets",
           "limitranges",

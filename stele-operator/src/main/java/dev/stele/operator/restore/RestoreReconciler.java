@@ -59,11 +59,18 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
 
   private final Settings settings;
   private final Repositories repositories;
+  private final Duration crdTimeout;
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
+    this(client, settings, CrdReadiness.TIMEOUT);
+  }
+
+  /** With {@code crdTimeout} the longest a restore waits for a definition to be Established. */
+  RestoreReconciler(KubernetesClient client, Settings settings, Duration crdTimeout) {
     super(client, new Events(client, settings.clock()), RestoreStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
+    this.crdTimeout = crdTimeout;
   }
 
   @Override
@@ -149,7 +156,7 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
               + e.getMessage());
     }
     try {
-      new ObjectRestorer(client, restore, settings.image(), outcome)
+      new ObjectRestorer(client, restore, settings.image(), outcome, crdTimeout)
           .run(contents, check.selection(), check.update(), !Boolean.FALSE.equals(spec.restorePVs));
     } catch (RuntimeException e) {
       LOG.warn("restore {} stopped", restore.getMetadata().getName(), e);

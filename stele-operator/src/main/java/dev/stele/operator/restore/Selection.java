@@ -1,8 +1,16 @@
 package dev.stele.operator.restore;
 
 import dev.stele.k8s.api.RestoreSpec;
+import dev.stele.operator.kube.ClusterDependencies;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Which backed-up objects a Restore takes, and where they go: the spec's filters, applied to the
@@ -14,8 +22,10 @@ import java.util.Map;
  *   <li>Types: {@code includedResources} / {@code excludedResources}, named as in a Backup ({@code
  *       configmaps}, {@code deployments.apps}; the bare plural matches any group).
  *   <li>Cluster-scoped objects: none if {@code includeClusterResources} is false. Otherwise the
- *       Namespace objects of the selected namespaces; other cluster-scoped types when it is true,
- *       or when it is unset and every namespace is selected (Velero's rule).
+ *       Namespace objects of the selected namespaces; other cluster-scoped objects all when it is
+ *       true, or when it is unset and every namespace is selected (Velero's rule); when it is unset
+ *       and only some namespaces are, those the selected objects need ({@link ClusterDependencies},
+ *       the backup's rules), whatever their labels.
  *   <li>{@code labelSelector.matchLabels}: every label must match; Namespace objects are taken
  *       whatever their labels, as the backup takes them.
  * </ul>
@@ -44,7 +54,21 @@ final class Selection {
     this.mapping = spec.namespaceMapping == null ? Map.of() : Map.copyOf(spec.namespaceMapping);
   }
 
-  boolean selects(BackedUpObject o) {
+  /** The objects of {@code objects} the restore takes, in the order given. */
+  List<BackedUpObject> select(List<BackedUpObject> objects) {
+    Set<BackedUpObject> chosen = identitySet();
+    for (BackedUpObject o : objects) {
+      if (selects(o)) {
+        chosen.add(o);
+      }
+    }
+    if (spec.includeClusterResources == null && !allNamespaces()) {
+      chosen.addAll(needed(objects, chosen));
+    }
+    return objects.stream().filter(chosen::contains).toList();
+  }
+
+  private boolean selects(BackedUpObject o) {
     if (!typeSelected(o)) {
       return false;
     }
@@ -58,6 +82,51 @@ final class Selection {
       return wanted && labelsMatch(o);
     }
     return namespaceSelected(o.namespace()) && labelsMatch(o);
+  }
+
+  /**
+   * The cluster-scoped objects of the backup that {@code chosen} needs, and what those need in
+   * turn: the ClusterRoleBindings of its ServiceAccounts, then what each needed object names.
+   */
+  private Set<BackedUpObject> needed(List<BackedUpObject> objects, Set<BackedUpObject> chosen) {
+    Map<String, BackedUpObject> cluster = new HashMap<>();
+    for (BackedUpObject o : objects) {
+      if (!o.namespaced() && !o.isNamespace() && typeSelected(o)) {
+        cluster.put(o.qualifiedResource() + " " + o.name(), o);
+      }
+    }
+    Set<String> accounts = new HashSet<>();
+    Deque<BackedUpObject> work = new ArrayDeque<>();
+    for (BackedUpObject o : chosen) {
+      if (o.namespaced()) {
+        work.add(o);
+        if (o.qualifiedResource().equals("serviceaccounts")) {
+          accounts.add(o.namespace() + "/" + o.name());
+        }
+      }
+    }
+    Set<BackedUpObject> needed = identitySet();
+    for (BackedUpObject o : cluster.values()) {
+      if (o.qualifiedResource().equals(ClusterDependencies.CLUSTER_ROLE_BINDINGS)
+          && !ClusterDependencies.boundAccounts(o.json(), accounts).isEmpty()
+          && needed.add(o)) {
+        work.add(o);
+      }
+    }
+    while (!work.isEmpty()) {
+      BackedUpObject o = work.poll();
+      for (var need : ClusterDependencies.of(o.group(), o.resource(), o.namespace(), o.json())) {
+        BackedUpObject found = cluster.get(need.describe());
+        if (found != null && needed.add(found)) {
+          work.add(found);
+        }
+      }
+    }
+    return needed;
+  }
+
+  private static Set<BackedUpObject> identitySet() {
+    return Collections.newSetFromMap(new IdentityHashMap<>());
   }
 
   /** Where objects of namespace {@code ns} (as backed up) are restored. */

@@ -28,6 +28,8 @@ class RestoreOrderTest {
             "persistentvolumes",
             "persistentvolumeclaims",
             "serviceaccounts",
+            "clusterroles.rbac.authorization.k8s.io",
+            "clusterrolebindings.rbac.authorization.k8s.io",
             "configmaps",
             "secrets",
             "limitranges",
