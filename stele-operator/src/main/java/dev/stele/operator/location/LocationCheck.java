@@ -7,6 +7,7 @@ import dev.stele.k8s.api.LockMode;
 import dev.stele.k8s.api.Provider;
 import dev.stele.s3.BucketConfig;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Decides, from what a location asks for and what its bucket reports, whether repositories can live
@@ -15,8 +16,15 @@ import java.time.Duration;
 final class LocationCheck {
   private LocationCheck() {}
 
-  /** Either a lock, or a message saying what to change. */
-  record Verdict(Lock lock, String problem) {
+  /**
+   * Either a lock, or a message saying what to change; with a lock, {@code weaker} says when it is
+   * weaker than the bucket's default rule and the spec accepted that (else null).
+   */
+  record Verdict(Lock lock, String problem, String weaker) {
+    Verdict(Lock lock, String problem) {
+      this(lock, problem, null);
+    }
+
     boolean ok() {
       return problem == null;
     }
@@ -81,10 +89,39 @@ final class LocationCheck {
                     + ": enable versioning on the bucket");
           }
         }
-        return new Verdict(new Lock(wanted, minimum), null);
+        Lock lock = new Lock(wanted, minimum);
+        if (wanted == Retention.Mode.GOVERNANCE && b.defaultMode() == Retention.Mode.COMPLIANCE) {
+          String weaker =
+              "objectLock.mode Governance is weaker than the default rule of bucket "
+                  + b.bucket()
+                  + " ("
+                  + defaultRule(b)
+                  + "): whoever may bypass governance retention could delete backups the bucket"
+                  + " alone would keep";
+          return Boolean.TRUE.equals(asked.allowWeakerThanBucket)
+              ? new Verdict(lock, null, weaker + " (accepted: objectLock.allowWeakerThanBucket)")
+              : new Verdict(
+                  null,
+                  weaker
+                      + ": set objectLock.mode to Compliance or Detect, or set"
+                      + " objectLock.allowWeakerThanBucket: true to accept it");
+        }
+        return new Verdict(lock, null);
       }
     }
     throw new AssertionError(mode);
+  }
+
+  /**
+   * What keeps the backups from deletion, as the printer column shows it: {@code compliance 30d},
+   * {@code governance 30d}, {@code versioning only} (old versions survive an overwrite, but anyone
+   * with the credentials can delete them), or {@code none}.
+   */
+  static String protection(Lock lock, BucketConfig b) {
+    if (lock.mode() != Retention.Mode.NONE) {
+      return lock.mode().name().toLowerCase(Locale.ROOT) + " " + Durations.format(lock.minimum());
+    }
+    return b.versioned() ? "versioning only" : "none";
   }
 
   /** {@code compliance/30d} or {@code none}: the bucket's default rule. */

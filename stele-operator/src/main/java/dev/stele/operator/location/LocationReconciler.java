@@ -1,5 +1,6 @@
 package dev.stele.operator.location;
 
+import dev.stele.blob.Retention;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
@@ -8,6 +9,7 @@ import dev.stele.k8s.api.BackupStorageLocationStatus;
 import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.LocationPhase;
+import dev.stele.k8s.api.LockMode;
 import dev.stele.k8s.api.Provider;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Conditions;
@@ -18,6 +20,7 @@ import dev.stele.operator.kube.PhasedReconciler;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.Place;
 import dev.stele.s3.BucketConfig;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -25,6 +28,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reconciles a {@link BackupStorageLocation}: every {@code validationFrequency} it reads the
@@ -75,7 +79,8 @@ public final class LocationReconciler
         return Duration.between(now, next);
       }
     }
-    BackupStorageLocationStatus status = validate(bsl, frequency);
+    Validated validated = validate(bsl, frequency);
+    BackupStorageLocationStatus status = validated.status();
     status.lastValidationTime = now.toString();
     status.observedGeneration = generation;
     status.conditions = old == null ? status.conditions : old.conditions;
@@ -88,6 +93,18 @@ public final class LocationReconciler
         status.message,
         generation,
         now);
+    Guard guard = validated.guard();
+    Condition wasProtected = condition(old, PROTECTED);
+    if (guard != null) {
+      Conditions.set(
+          status.conditions,
+          PROTECTED,
+          guard.ok(),
+          guard.reason(),
+          guard.message(),
+          generation,
+          now);
+    }
     bsl.setStatus(status);
     // The metric first: whoever sees the new status can also scrape it.
     metrics.locationPhase(bsl, status.phase);
@@ -100,14 +117,61 @@ public final class LocationReconciler
               ? "bucket validated: " + status.versioning + " versioning, lock " + status.lock
               : status.message);
     }
+    if (guard != null
+        && guard.warn()
+        && (wasProtected == null || !guard.reason().equals(wasProtected.getReason()))) {
+      pass.event(Events.WARNING, guard.reason(), guard.message());
+    }
     if (available && !Boolean.FALSE.equals(spec.createDefaultRepository)) {
       ensureDefaultRepository(pass);
     }
     return frequency;
   }
 
-  private BackupStorageLocationStatus validate(BackupStorageLocation bsl, Duration frequency) {
+  /** The condition type saying whether the bucket keeps the backups from deletion. */
+  static final String PROTECTED = "Protected";
+
+  /** What a validation found: the status, and when Available the Protected condition. */
+  private record Validated(BackupStorageLocationStatus status, @Nullable Guard guard) {}
+
+  /** The Protected condition; {@code warn}: worth a Warning Event when it starts. */
+  private record Guard(boolean ok, String reason, String message, boolean warn) {}
+
+  private static Guard guard(
+      LocationCheck.Verdict verdict, BucketConfig bucket, String protection, boolean detected) {
+    if (verdict.weaker() != null) {
+      return new Guard(true, "WeakerThanBucket", verdict.weaker(), true);
+    }
+    if (verdict.lock().mode() != Retention.Mode.NONE) {
+      return new Guard(true, "ObjectLock", "every blob is retained: " + protection, false);
+    }
+    String message =
+        bucket.objectLock()
+            ? "bucket "
+                + bucket.bucket()
+                + " has object lock but no default rule, so nothing is retained: set"
+                + " objectLock.mode Compliance or Governance with a minimumRetention"
+            : "bucket "
+                + bucket.bucket()
+                + (bucket.versioned()
+                    ? " has versioning but no object lock"
+                    : " has neither versioning nor object lock")
+                + ": anyone with its credentials can delete the backups; use a bucket with object"
+                + " lock for backups that must survive that";
+    // Asked for in so many words (mode None), it is no news worth a Warning.
+    return new Guard(false, "NoObjectLock", message, detected);
+  }
+
+  private static @Nullable Condition condition(
+      @Nullable BackupStorageLocationStatus status, String type) {
+    return status == null || status.conditions == null
+        ? null
+        : status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+  }
+
+  private Validated validate(BackupStorageLocation bsl, Duration frequency) {
     BackupStorageLocationStatus status = new BackupStorageLocationStatus();
+    Guard guard = null;
     BackupStorageLocationSpec spec = bsl.getSpec();
     Place place = null;
     try {
@@ -124,7 +188,12 @@ public final class LocationReconciler
       if (verdict.ok()) {
         status.phase = LocationPhase.AVAILABLE;
         status.lock = verdict.lock().toString();
+        status.protection = LocationCheck.protection(verdict.lock(), bucket);
         status.message = "";
+        boolean detected =
+            spec.objectLock == null
+                || LockMode.of(spec.objectLock.mode).orElse(LockMode.DETECT) == LockMode.DETECT;
+        guard = guard(verdict, bucket, status.protection, detected);
       } else {
         status.phase = LocationPhase.UNAVAILABLE;
         status.message = verdict.problem();
@@ -136,7 +205,7 @@ public final class LocationReconciler
       status.phase = LocationPhase.UNAVAILABLE;
       status.message = Diagnosis.of(place, e);
     }
-    return status;
+    return new Validated(status, guard);
   }
 
   private void ensureDefaultRepository(
