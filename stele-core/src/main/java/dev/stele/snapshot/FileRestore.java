@@ -60,8 +60,10 @@ public final class FileRestore {
   private TargetDir target;
   private long fileCount;
   private long directoryCount;
+
   /** Entries made without content of their own: symbolic links, special files, hard links. */
   private long otherCount;
+
   private long byteCount;
 
   public FileRestore(Repository repo, int threads, FileRestoreListener listener) {
@@ -72,9 +74,9 @@ public final class FileRestore {
   }
 
   /**
-   * What was restored, counted as the backup counts what it read: {@code files} every entry that
-   * is not a directory (regular files, each name of a hard-linked one, symbolic links, special
-   * files), {@code directories} every directory, the one restored into the target included.
+   * What was restored, counted as the backup counts what it read: {@code files} every entry that is
+   * not a directory (regular files, each name of a hard-linked one, symbolic links, special files),
+   * {@code directories} every directory, the one restored into the target included.
    *
    * @param damaged files that were not restored because a chunk of theirs could not be read (each
    *     named by a warning); warnings without damage are entries refused or left incomplete
