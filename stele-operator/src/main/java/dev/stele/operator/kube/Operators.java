@@ -66,7 +66,13 @@ public final class Operators {
     try {
       operator.start();
     } catch (RuntimeException e) {
-      Set<String> missing = missingCrds(operator, client);
+      Set<String> missing;
+      try {
+        missing = missingCrds(operator, client);
+      } catch (RuntimeException again) { // discovery failed too: the first failure says more
+        e.addSuppressed(again);
+        throw e;
+      }
       if (missing.isEmpty()) {
         throw e;
       }
