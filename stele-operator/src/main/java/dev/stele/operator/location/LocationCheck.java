@@ -113,6 +113,39 @@ final class LocationCheck {
   }
 
   /**
+   * The Protected condition of a usable location: whether its bucket keeps the backups from
+   * deletion, why, and ({@code warn}) whether that is worth a Warning Event when it starts.
+   */
+  record Guard(boolean ok, String reason, String message, boolean warn) {}
+
+  static Guard guard(Verdict verdict, BackupStorageLocationSpec.ObjectLock asked, BucketConfig b) {
+    if (verdict.weaker() != null) {
+      return new Guard(true, "WeakerThanBucket", verdict.weaker(), true);
+    }
+    if (verdict.lock().mode() != Retention.Mode.NONE) {
+      return new Guard(
+          true, "ObjectLock", "every blob is retained: " + protection(verdict.lock(), b), false);
+    }
+    String message =
+        b.objectLock()
+            ? "bucket "
+                + b.bucket()
+                + " has object lock but no default rule, so nothing is retained: set"
+                + " objectLock.mode Compliance or Governance with a minimumRetention"
+            : "bucket "
+                + b.bucket()
+                + (b.versioned()
+                    ? " has versioning but no object lock"
+                    : " has neither versioning nor object lock")
+                + ": anyone with its credentials can delete the backups; use a bucket with object"
+                + " lock for backups that must survive that";
+    // Asked for in so many words (mode None), it is no news worth a Warning.
+    boolean detected =
+        asked == null || LockMode.of(asked.mode).orElse(LockMode.DETECT) == LockMode.DETECT;
+    return new Guard(false, "NoObjectLock", message, detected);
+  }
+
+  /**
    * What keeps the backups from deletion, as the printer column shows it: {@code compliance 30d},
    * {@code governance 30d}, {@code versioning only} (old versions survive an overwrite, but anyone
    * with the credentials can delete them), or {@code none}.

@@ -1,6 +1,5 @@
 package dev.stele.operator.location;
 
-import dev.stele.blob.Retention;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositorySpec;
@@ -9,7 +8,6 @@ import dev.stele.k8s.api.BackupStorageLocationStatus;
 import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.LocationPhase;
-import dev.stele.k8s.api.LockMode;
 import dev.stele.k8s.api.Provider;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Conditions;
@@ -93,7 +91,7 @@ public final class LocationReconciler
         status.message,
         generation,
         now);
-    Guard guard = validated.guard();
+    LocationCheck.Guard guard = validated.guard();
     Condition wasProtected = condition(old, PROTECTED);
     if (guard != null) {
       Conditions.set(
@@ -132,35 +130,8 @@ public final class LocationReconciler
   static final String PROTECTED = "Protected";
 
   /** What a validation found: the status, and when Available the Protected condition. */
-  private record Validated(BackupStorageLocationStatus status, @Nullable Guard guard) {}
-
-  /** The Protected condition; {@code warn}: worth a Warning Event when it starts. */
-  private record Guard(boolean ok, String reason, String message, boolean warn) {}
-
-  private static Guard guard(
-      LocationCheck.Verdict verdict, BucketConfig bucket, String protection, boolean detected) {
-    if (verdict.weaker() != null) {
-      return new Guard(true, "WeakerThanBucket", verdict.weaker(), true);
-    }
-    if (verdict.lock().mode() != Retention.Mode.NONE) {
-      return new Guard(true, "ObjectLock", "every blob is retained: " + protection, false);
-    }
-    String message =
-        bucket.objectLock()
-            ? "bucket "
-                + bucket.bucket()
-                + " has object lock but no default rule, so nothing is retained: set"
-                + " objectLock.mode Compliance or Governance with a minimumRetention"
-            : "bucket "
-                + bucket.bucket()
-                + (bucket.versioned()
-                    ? " has versioning but no object lock"
-                    : " has neither versioning nor object lock")
-                + ": anyone with its credentials can delete the backups; use a bucket with object"
-                + " lock for backups that must survive that";
-    // Asked for in so many words (mode None), it is no news worth a Warning.
-    return new Guard(false, "NoObjectLock", message, detected);
-  }
+  private record Validated(
+      BackupStorageLocationStatus status, LocationCheck.@Nullable Guard guard) {}
 
   private static @Nullable Condition condition(
       @Nullable BackupStorageLocationStatus status, String type) {
@@ -171,7 +142,7 @@ public final class LocationReconciler
 
   private Validated validate(BackupStorageLocation bsl, Duration frequency) {
     BackupStorageLocationStatus status = new BackupStorageLocationStatus();
-    Guard guard = null;
+    LocationCheck.Guard guard = null;
     BackupStorageLocationSpec spec = bsl.getSpec();
     Place place = null;
     try {
@@ -190,10 +161,7 @@ public final class LocationReconciler
         status.lock = verdict.lock().toString();
         status.protection = LocationCheck.protection(verdict.lock(), bucket);
         status.message = "";
-        boolean detected =
-            spec.objectLock == null
-                || LockMode.of(spec.objectLock.mode).orElse(LockMode.DETECT) == LockMode.DETECT;
-        guard = guard(verdict, bucket, status.protection, detected);
+        guard = LocationCheck.guard(verdict, spec.objectLock, bucket);
       } else {
         status.phase = LocationPhase.UNAVAILABLE;
         status.message = verdict.problem();
