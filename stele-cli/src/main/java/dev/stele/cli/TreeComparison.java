@@ -16,7 +16,8 @@ import java.util.stream.Stream;
 
 /**
  * Compares two directory trees entry by entry: the same names, types, sizes, contents, permission
- * bits, file modification times, symbolic link targets, and hard links kept as hard links.
+ * bits, modification times of files and of symbolic links themselves (not their targets'), symbolic
+ * link targets, and hard links kept as hard links.
  */
 final class TreeComparison {
   private static final LinkOption NOFOLLOW = LinkOption.NOFOLLOW_LINKS;
@@ -53,6 +54,9 @@ final class TreeComparison {
       if (x.isSymbolicLink()) {
         if (!Files.readSymbolicLink(a).equals(Files.readSymbolicLink(b))) {
           differences.add(rel + ": different link target");
+        }
+        if (!x.lastModifiedTime().equals(y.lastModifiedTime())) {
+          differences.add(rel + ": modification time of the link changed");
         }
         continue;
       }

@@ -60,6 +60,10 @@ public final class FileRestore {
   private TargetDir target;
   private long fileCount;
   private long directoryCount;
+
+  /** Entries made without content of their own: symbolic links, special files, hard links. */
+  private long otherCount;
+
   private long byteCount;
 
   public FileRestore(Repository repo, int threads, FileRestoreListener listener) {
@@ -70,7 +74,9 @@ public final class FileRestore {
   }
 
   /**
-   * What was restored.
+   * What was restored, counted as the backup counts what it read: {@code files} every entry that is
+   * not a directory (regular files, each name of a hard-linked one, symbolic links, special files),
+   * {@code directories} every directory, the one restored into the target included.
    *
    * @param damaged files that were not restored because a chunk of theirs could not be read (each
    *     named by a warning); warnings without damage are entries refused or left incomplete
@@ -94,6 +100,8 @@ public final class FileRestore {
       target = t;
       root = Libc.isRoot();
       if (start.isDirectory()) {
+        // The target stands for the directory restored, as the backup counted its source.
+        directoryCount++;
         collectChildren(start, t);
       } else {
         collect(start, t);
@@ -103,7 +111,11 @@ public final class FileRestore {
       finish(t);
     }
     return new Result(
-        fileCount - lost.get(), directoryCount, byteCount, List.copyOf(warnings), damaged.get());
+        fileCount - lost.get() + otherCount,
+        directoryCount,
+        byteCount,
+        List.copyOf(warnings),
+        damaged.get());
   }
 
   TargetDir target() {
@@ -182,11 +194,13 @@ public final class FileRestore {
         }
         case SYMLINK -> {
           if (make(dir, name, shown, node, () -> dir.createSymlink(name, shown, node)) >= 0) {
+            otherCount++;
             metadata(shown, () -> dir.setSymlinkMetadata(name, shown, node, root));
           }
         }
         case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> {
           if (make(dir, name, shown, node, () -> dir.createSpecial(name, shown, node)) >= 0) {
+            otherCount++;
             metadata(shown, () -> dir.setSpecialMetadata(name, shown, node, root));
           }
         }
@@ -455,6 +469,7 @@ public final class FileRestore {
       }
       try {
         dir.link(target, link);
+        otherCount++;
       } catch (Libc.Fatal e) {
         throw e;
       } catch (FileSystemException e) {

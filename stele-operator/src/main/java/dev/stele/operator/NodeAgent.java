@@ -94,8 +94,8 @@ public final class NodeAgent implements Closeable {
       health.start();
     }
     try {
-      operator.start();
-    } catch (RuntimeException e) {
+      Operators.start(operator, client);
+    } catch (IOException | RuntimeException e) {
       if (health != null) {
         health.stop(0); // its thread would keep the process alive
       }

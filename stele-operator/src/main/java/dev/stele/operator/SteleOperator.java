@@ -259,8 +259,8 @@ public final class SteleOperator implements Closeable {
       server.start();
     }
     try {
-      operator.start();
-    } catch (RuntimeException e) {
+      Operators.start(operator, client);
+    } catch (IOException | RuntimeException e) {
       if (server != null) {
         server.stop(0); // its thread would keep the process alive
       }

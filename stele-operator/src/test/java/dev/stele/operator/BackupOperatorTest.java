@@ -386,6 +386,7 @@ class BackupOperatorTest {
         .contains("writing the backup manifest failed")
         .contains("storage refused to create snapshots/");
     assertThat(failed.getStatus().snapshotID).isNull();
+    assertThat(failed.getStatus().errors).as("the refused manifest").isEqualTo(1);
     assertThat(op.eventReasons("refused")).contains("Failed");
     op.refuse = null;
     // Failed is final: a later pass writes nothing.
@@ -458,6 +459,33 @@ class BackupOperatorTest {
     Backup patient = op.reconcileBackup("patient");
     assertThat(patient.getStatus().phase).isNull();
     assertThat(patient.getStatus().message).contains("waiting for repository later");
+  }
+
+  @Test
+  void aMissingOrUnavailableLocationFailsTheBackupSayingSo() throws IOException {
+    var nowhere = twoNamespaces();
+    nowhere.storageLocation = "nowhere";
+    op.backup("lost", nowhere);
+    Backup lost = op.reconcileBackup("lost");
+    assertThat(lost.getStatus().phase).isEqualTo(RunPhase.FAILED);
+    assertThat(lost.getStatus().message)
+        .isEqualTo(
+            "BackupStorageLocation nowhere does not exist in "
+                + NS
+                + ": create it, or name an existing one in spec.storageLocation");
+    assertThat(lost.getStatus().errors).as("the error that failed it").isEqualTo(1);
+
+    Path file = Files.writeString(base.resolve("not-a-directory"), "x");
+    op.bsl("broken", OperatorFixture.filesystemLocation(file));
+    String why = op.reconcile("broken").getStatus().message;
+    assertThat(why).isNotBlank();
+    var broken = twoNamespaces();
+    broken.storageLocation = "broken";
+    op.backup("stuck", broken);
+    Backup stuck = op.reconcileBackup("stuck");
+    assertThat(stuck.getStatus().phase).isEqualTo(RunPhase.FAILED);
+    assertThat(stuck.getStatus().message)
+        .isEqualTo("BackupStorageLocation broken is Unavailable: " + why);
   }
 
   @Test

@@ -69,6 +69,57 @@ class FilesystemOperatorTest {
   }
 
   @Test
+  void detectOnAStoreWithoutObjectLockIsAvailableButSaysItProtectsNothing() {
+    op.bsl("default", spec("Detect", null));
+    var bsl = op.reconcile("default");
+    assertThat(bsl.getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(bsl.getStatus().protection).isEqualTo("none");
+    var condition =
+        bsl.getStatus().conditions.stream()
+            .filter(c -> c.getType().equals("Protected"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(condition.getStatus()).isEqualTo("False");
+    assertThat(condition.getReason()).isEqualTo("NoObjectLock");
+    assertThat(condition.getMessage())
+        .isEqualTo(
+            "bucket bucket has neither versioning nor object lock: anyone with its credentials"
+                + " can delete the backups; use a bucket with object lock for backups that must"
+                + " survive that");
+    assertThat(warnings("NoObjectLock")).isEqualTo(1);
+
+    // Validated again: the same finding is not announced twice.
+    op.clock.advance(Duration.ofMinutes(2));
+    op.reconcile("default");
+    assertThat(warnings("NoObjectLock")).isEqualTo(1);
+  }
+
+  @Test
+  void aLockedLocationShowsItsProtectionAndNoneAskedForIsNoWarning() {
+    op.bsl("locked", spec("Compliance", "30d"));
+    var locked = op.reconcile("locked");
+    assertThat(locked.getStatus().protection).isEqualTo("compliance 30d");
+    assertThat(locked.getStatus().conditions)
+        .anySatisfy(
+            c -> {
+              assertThat(c.getType()).isEqualTo("Protected");
+              assertThat(c.getStatus()).isEqualTo("True");
+            });
+
+    op.bsl("plain", spec("none", null));
+    var plain = op.reconcile("plain");
+    assertThat(plain.getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(plain.getStatus().protection).isEqualTo("none");
+    assertThat(warnings("NoObjectLock")).isZero();
+  }
+
+  private long warnings(String reason) {
+    return client.v1().events().inNamespace(NS).list().getItems().stream()
+        .filter(e -> "Warning".equals(e.getType()) && reason.equals(e.getReason()))
+        .count();
+  }
+
+  @Test
   void locationProvisionsItsDefaultRepositoryBeforeAnyBackup() throws IOException {
     op.bsl("default", spec("None", null));
     var bsl = op.reconcile("default");

@@ -26,6 +26,9 @@ import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.BucketVersioningStatus;
+import software.amazon.awssdk.services.s3.model.ObjectLockEnabled;
+import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
 
 /** The reconcilers against the CRUD mock and a real S3 server that enforces object lock (RGW). */
 @EnableKubernetesMockClient(crud = true)
@@ -62,21 +65,24 @@ class RgwOperatorIT {
   }
 
   static String bucket(boolean locked) {
-    Rgw rgw = Rgw.shared();
-    try (S3Client s3 =
-        S3Client.builder()
-            .endpointOverride(rgw.endpoint())
-            .region(Region.of(rgw.region()))
-            .forcePathStyle(true)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(rgw.accessKey(), rgw.secretKey())))
-            .build()) {
+    try (S3Client s3 = s3()) {
       String name =
           (locked ? "op-lock-" : "op-plain-") + UUID.randomUUID().toString().substring(0, 8);
       s3.createBucket(b -> b.bucket(name).objectLockEnabledForBucket(locked ? true : null));
       return name;
     }
+  }
+
+  private static S3Client s3() {
+    Rgw rgw = Rgw.shared();
+    return S3Client.builder()
+        .endpointOverride(rgw.endpoint())
+        .region(Region.of(rgw.region()))
+        .forcePathStyle(true)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(rgw.accessKey(), rgw.secretKey())))
+        .build();
   }
 
   static BackupStorageLocationSpec spec(String bucket, String mode, String minimum) {
@@ -142,6 +148,64 @@ class RgwOperatorIT {
     op.reconcileRepository("gone");
     assertThat(op.repositories.cleanup(op.bslr("gone"), null).isRemoveFinalizer()).isTrue();
     assertThat(op.eventReasons("gone")).contains("RepositoryRetained");
+  }
+
+  @Test
+  void governanceUnderABucketsComplianceRuleIsRefusedUnlessTheSpecSaysSo() {
+    String bucket = bucket(true);
+    try (S3Client s3 = s3()) {
+      s3.putObjectLockConfiguration(
+          b ->
+              b.bucket(bucket)
+                  .objectLockConfiguration(
+                      c ->
+                          c.objectLockEnabled(ObjectLockEnabled.ENABLED)
+                              .rule(
+                                  r ->
+                                      r.defaultRetention(
+                                          d ->
+                                              d.mode(ObjectLockRetentionMode.COMPLIANCE)
+                                                  .days(1)))));
+    }
+    op.bsl("weaker", spec(bucket, "Governance", "1d"));
+    var refused = op.reconcile("weaker").getStatus();
+    assertThat(refused.phase).isEqualTo(LocationPhase.UNAVAILABLE);
+    assertThat(refused.defaultRetention).isEqualTo("compliance/1d");
+    assertThat(refused.message)
+        .startsWith(
+            "objectLock.mode Governance is weaker than the default rule of bucket " + bucket)
+        .endsWith("or set objectLock.allowWeakerThanBucket: true to accept it");
+
+    var accepted = spec(bucket, "Governance", "1d");
+    accepted.objectLock.allowWeakerThanBucket = true;
+    op.bsl("accepted", accepted);
+    var status = op.reconcile("accepted").getStatus();
+    assertThat(status.phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(status.protection).isEqualTo("governance 1d");
+    assertThat(op.eventReasons("accepted")).contains("WeakerThanBucket");
+  }
+
+  @Test
+  void detectOnAVersionedBucketWithoutLockWarnsThatOnlyVersioningProtectsIt() {
+    String bucket = bucket(false);
+    try (S3Client s3 = s3()) {
+      s3.putBucketVersioning(
+          b ->
+              b.bucket(bucket)
+                  .versioningConfiguration(v -> v.status(BucketVersioningStatus.ENABLED)));
+    }
+    op.bsl("versioned", spec(bucket, "Detect", null));
+    var status = op.reconcile("versioned").getStatus();
+    assertThat(status.phase).isEqualTo(LocationPhase.AVAILABLE);
+    assertThat(status.protection).isEqualTo("versioning only");
+    assertThat(status.conditions)
+        .anySatisfy(
+            c -> {
+              assertThat(c.getType()).isEqualTo("Protected");
+              assertThat(c.getStatus()).isEqualTo("False");
+              assertThat(c.getMessage()).contains("has versioning but no object lock");
+            });
+    assertThat(op.eventReasons("versioned")).contains("NoObjectLock");
   }
 
   @Test

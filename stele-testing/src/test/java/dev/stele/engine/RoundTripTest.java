@@ -59,6 +59,9 @@ class RoundTripTest {
     Path target = Files.createTempDirectory(tmp, "restore");
     var restored = restore(reopen(), result.manifest(), source, target);
     assertThat(restored.warnings()).isEmpty();
+    // The restore counts what the backup counted: every non-directory, every directory.
+    assertThat(restored.files()).isEqualTo(result.manifest().stats().files());
+    assertThat(restored.directories()).isEqualTo(result.manifest().stats().dirs());
     return target;
   }
 

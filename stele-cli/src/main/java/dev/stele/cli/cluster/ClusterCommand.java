@@ -43,7 +43,8 @@ abstract class ClusterCommand extends SteleCommand {
       try {
         return run();
       } catch (KubernetesClientException e) {
-        throw explain(e, c.getMasterUrl() == null ? "?" : c.getMasterUrl().toString());
+        throw explain(
+            e, c.getMasterUrl() == null ? "?" : c.getMasterUrl().toString(), cluster.source);
       }
     }
   }
@@ -115,8 +116,11 @@ abstract class ClusterCommand extends SteleCommand {
     }
   }
 
-  /** What the API server said, as the one line a person needs. */
-  static CliException explain(KubernetesClientException e, String server) {
+  /**
+   * What the API server said, as the one line a person needs; when it could not be reached, with
+   * where its address came from ({@code source}).
+   */
+  static CliException explain(KubernetesClientException e, String server, String source) {
     Status status = e.getStatus();
     String said =
         status == null || status.getMessage() == null || status.getMessage().isBlank()
@@ -126,7 +130,13 @@ abstract class ClusterCommand extends SteleCommand {
     if (code <= 0 && said == null && e.getCause() != null) {
       return new CliException(
           ExitCode.ERROR,
-          "cannot reach the Kubernetes API server at " + server + ": " + why(e.getCause()),
+          "cannot reach the Kubernetes API server at "
+              + server
+              + ": "
+              + why(e.getCause())
+              + " ("
+              + source
+              + ")",
           e);
     }
     if (code == 401) {

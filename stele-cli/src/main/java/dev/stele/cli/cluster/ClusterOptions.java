@@ -5,17 +5,14 @@ import dev.stele.cli.CliException;
 import io.fabric8.kubernetes.api.model.NamedContext;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
-import java.io.File;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Objects;
 import picocli.CommandLine.Option;
 
 /**
  * {@code --kubeconfig}, {@code --context} and {@code -n}, shared by the commands that work against
- * a cluster. The cluster and credentials come from fabric8's usual auto-configuration (KUBECONFIG,
- * else {@code ~/.kube/config}, else the in-cluster service account), as kubectl finds them; the
- * namespace is where the Stele resources live, not the context's namespace, as with Velero's.
+ * a cluster. The cluster and credentials are found as kubectl finds them ({@link KubeConfigs}:
+ * KUBECONFIG, else {@code ~/.kube/config}, else the in-cluster service account); the namespace is
+ * where the Stele resources live, not the context's namespace, as with Velero's.
  */
 final class ClusterOptions {
   static final String DEFAULT_NAMESPACE = "stele";
@@ -52,52 +49,22 @@ final class ClusterOptions {
     return variable == null || variable.isBlank() ? DEFAULT_NAMESPACE : variable;
   }
 
-  /** The client configuration: the kubeconfig's, with few retries (a person is waiting). */
+  /** Where {@link #config} found the cluster, for messages; null before. */
+  String source;
+
+  /** The client configuration ({@link KubeConfigs}), with few retries (a person is waiting). */
   Config config(CliEnvironment env) {
-    File file = kubeconfigFile(env);
-    Config config;
-    if (file != null) {
-      if (!Files.isRegularFile(file.toPath())) {
-        throw CliException.notFound(file + ": no such kubeconfig file");
-      }
-      config = Config.fromKubeconfig(context, file);
-    } else {
-      config = Config.autoConfigure(context);
-    }
+    KubeConfigs.Found found = KubeConfigs.find(env, kubeconfig, context);
+    source = found.source();
+    Config config = found.config();
     if (context != null) {
       NamedContext current = config.getCurrentContext();
       if (current == null || !context.equals(current.getName())) {
-        throw CliException.usage(
-            "--context "
-                + context
-                + ": no such context in "
-                + (file != null ? file : "the kubeconfig"));
+        throw CliException.usage("--context " + context + ": no such context in " + found.source());
       }
     }
     // The default (10 retries, backing off exponentially) keeps a command silent for minutes
     // when the API server is unreachable.
     return new ConfigBuilder(config).withRequestRetryBackoffLimit(1).build();
-  }
-
-  /**
-   * {@code --kubeconfig}, else this environment's KUBECONFIG when it differs from the process's
-   * (tests and the demo inject one; fabric8 reads the process's itself), else null.
-   */
-  private File kubeconfigFile(CliEnvironment env) {
-    return kubeconfig != null ? kubeconfig.toFile() : injectedKubeconfig(env);
-  }
-
-  /**
-   * The first file of this environment's KUBECONFIG when it differs from the process's, else null:
-   * fabric8 reads the process's itself.
-   */
-  static File injectedKubeconfig(CliEnvironment env) {
-    String variable = env.variable("KUBECONFIG");
-    if (variable != null
-        && !variable.isBlank()
-        && !Objects.equals(variable, System.getenv("KUBECONFIG"))) {
-      return new File(variable.split(File.pathSeparator, -1)[0]);
-    }
-    return null;
   }
 }

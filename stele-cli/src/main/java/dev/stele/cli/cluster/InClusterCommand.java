@@ -13,8 +13,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Base of the commands that run a service inside a cluster until the process is stopped ({@code
  * operator}, {@code node-agent}): connects with {@link KubeClients}, starts the service in the
- * namespace WATCH_NAMESPACE names (all when unset), says so in one line, and on SIGTERM or SIGINT
- * stops it and says so. Work cut short is resumed or redone by the next process.
+ * namespace WATCH_NAMESPACE names (all when unset), says so in one line (with where it found the
+ * cluster: a kubeconfig file, or the in-cluster service account), and on SIGTERM or SIGINT stops it
+ * and says so. Work cut short is resumed or redone by the next process.
  */
 abstract class InClusterCommand<S extends Closeable> extends SteleCommand {
   private final String name;
@@ -56,7 +57,8 @@ abstract class InClusterCommand<S extends Closeable> extends SteleCommand {
               }
             },
             "stele-" + name + "-shutdown");
-    try (KubernetesClient client = KubeClients.client(env())) {
+    KubeConfigs.Found cluster = KubeClients.find(env());
+    try (KubernetesClient client = KubeClients.client(cluster)) {
       String namespace = env().variable("WATCH_NAMESPACE");
       try (S service = start(client, namespace)) {
         Runtime.getRuntime().addShutdownHook(hook);
@@ -64,8 +66,10 @@ abstract class InClusterCommand<S extends Closeable> extends SteleCommand {
             "against "
                 + client.getMasterUrl()
                 + (namespace == null || namespace.isBlank()
-                    ? " (all namespaces)"
-                    : " (namespace " + namespace + ")");
+                    ? " (all namespaces, "
+                    : " (namespace " + namespace + ", ")
+                + cluster.source()
+                + ")";
         out().println("stele " + name + " running " + running(service, where));
         out().flush();
         stopped.await();

@@ -57,6 +57,11 @@ final class Installation {
     return new Installation(parts);
   }
 
+  /** Each object with the file it comes from, in the files' order. */
+  List<Part> parts() {
+    return List.copyOf(parts);
+  }
+
   /** The files the kustomization lists, in its order. */
   @SuppressWarnings("unchecked")
   static List<String> files() {

@@ -18,9 +18,9 @@ import picocli.CommandLine.Option;
     name = "node-agent",
     description =
         "Run the node agent (PodVolumeBackup, PodVolumeRestore) of one node until stopped: it"
-            + " reads and writes the node's pod volumes under the kubelet's directory. Uses the"
-            + " in-cluster service account or the kubeconfig (KUBECONFIG); WATCH_NAMESPACE limits"
-            + " it to one namespace.")
+            + " reads and writes the node's pod volumes under the kubelet's directory. Uses"
+            + " KUBECONFIG, else ~/.kube/config, else the in-cluster service account;"
+            + " WATCH_NAMESPACE limits it to one namespace.")
 public final class NodeAgentCommand extends InClusterCommand<NodeAgent> {
   @Option(
       names = "--node",

@@ -14,9 +14,12 @@ import picocli.CommandLine.Option;
 @Command(
     name = "operator",
     description =
-        "Run the Kubernetes operator (locations, repositories, backups, schedules, deletions,"
-            + " restores) until stopped; uses the in-cluster service account or the kubeconfig"
-            + " (KUBECONFIG); WATCH_NAMESPACE limits it to one namespace.")
+        "Run the Kubernetes operator until stopped: it reconciles BackupStorageLocations,"
+            + " BackupStorageLocationRepositories (with their maintenance and the sync of"
+            + " Backups found in them), Backups (and their expiry), Schedules,"
+            + " DeleteBackupRequests and Restores, and creates the PodVolumeBackups and"
+            + " PodVolumeRestores the node agent serves. Uses KUBECONFIG, else ~/.kube/config,"
+            + " else the in-cluster service account; WATCH_NAMESPACE limits it to one namespace.")
 public final class OperatorCommand extends InClusterCommand<SteleOperator> {
   @Option(
       names = "--metrics-port",

@@ -53,7 +53,7 @@ class ClusterConnectionTest {
         k8s.cli.run("backup", "get", "--kubeconfig", other.toString(), "--context", "nope");
     assertThat(unknown.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(unknown.errorLines())
-        .containsExactly("stele: --context nope: no such context in " + other);
+        .containsExactly("stele: --context nope: no such context in kubeconfig " + other);
   }
 
   @Test
@@ -85,6 +85,59 @@ class ClusterConnectionTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(run.errorLines())
         .containsExactly("stele: " + dir.resolve("nope") + ": no such kubeconfig file");
+  }
+
+  @Test
+  void aRelativeKubeconfigVariableIsReadFromTheWorkingDirectory() {
+    Path relative = Path.of("").toAbsolutePath().relativize(k8s.kubeconfig);
+    assertThat(relative.isAbsolute()).isFalse();
+
+    Cli.Run run = k8s.cli.with("KUBECONFIG", relative.toString()).run("backup", "get");
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    assertThat(run.stdout()).contains("nightly");
+  }
+
+  @Test
+  void aKubeconfigVariableNamingNoFileSaysSoInsteadOfTryingTheInClusterAccount() {
+    Cli.Run run = k8s.cli.with("KUBECONFIG", "gone.kubeconfig").run("backup", "get");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(run.errorLines())
+        .containsExactly(
+            "stele: KUBECONFIG names no existing file ("
+                + Path.of("gone.kubeconfig").toAbsolutePath()
+                + "): correct it, or unset it to use ~/.kube/config");
+  }
+
+  @Test
+  void withNoKubeconfigAtAllOutsideAPodTheMessageSaysWhatWasTried() {
+    Cli.Run run =
+        k8s.cli
+            .with("KUBECONFIG", "")
+            .with("HOME", dir.toString())
+            .with("KUBERNETES_SERVICE_HOST", "")
+            .run("backup", "get");
+
+    assertThat(run.exitCode()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.errorLines()).hasSize(1);
+    assertThat(run.stderr())
+        .startsWith("stele: cannot reach the Kubernetes API server at ")
+        .contains(
+            " (no kubeconfig: KUBECONFIG is unset, "
+                + dir.resolve(".kube/config")
+                + " does not exist, and this is not a pod (KUBERNETES_SERVICE_HOST is unset);"
+                + " pass --kubeconfig or set KUBECONFIG)");
+  }
+
+  @Test
+  void anUnreachableServerSaysWhichKubeconfigNamedIt() throws IOException {
+    Path other = dir.resolve("elsewhere.kubeconfig");
+    ClusterFixture.writeKubeconfig(other, "elsewhere", client.getMasterUrl().toString());
+
+    Cli.Run run = k8s.cli.run("backup", "get", "--kubeconfig", other.toString());
+
+    assertThat(run.errorLines()).singleElement().asString().endsWith("(kubeconfig " + other + ")");
   }
 
   @Test

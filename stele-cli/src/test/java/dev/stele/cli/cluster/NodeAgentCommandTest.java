@@ -165,7 +165,9 @@ class NodeAgentCommandTest {
           .startsWith(
               "stele node-agent running for node node-1 against "
                   + client.getMasterUrl()
-                  + " (namespace stele); volumes under "
+                  + " (namespace stele, kubeconfig "
+                  + dir.resolve("kubeconfig")
+                  + "); volumes under "
                   + dir.resolve("kubelet/pods")
                   + "; probes on port ");
       int healthPort = Integer.parseInt(first.substring(first.lastIndexOf(' ') + 1));

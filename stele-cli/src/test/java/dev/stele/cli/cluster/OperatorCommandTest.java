@@ -87,7 +87,7 @@ class OperatorCommandTest {
       assertThat(first)
           .as("stdout: %s; stderr: %s", stdout(), stderr())
           .startsWith("stele operator running against " + client.getMasterUrl())
-          .contains("(namespace stele)");
+          .contains("(namespace stele, kubeconfig " + dir.resolve("kubeconfig") + ")");
       System.err.printf(
           "OperatorCommandTest: running after %d ms%n",
           TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
@@ -170,6 +170,23 @@ class OperatorCommandTest {
       }
     } finally {
       process.destroyForcibly();
+    }
+  }
+
+  @Test
+  void helpNamesEveryResourceTheOperatorReconciles() {
+    var run = new dev.stele.cli.Cli(null, null).run("operator", "--help");
+    assertThat(run.exitCode()).isZero();
+    String help = run.stdout().replaceAll("\\s+", " ");
+    for (String kind :
+        List.of(
+            "BackupStorageLocations",
+            "BackupStorageLocationRepositories",
+            "Backups",
+            "Schedules",
+            "DeleteBackupRequests",
+            "Restores")) {
+      assertThat(help).contains(kind);
     }
   }
 

@@ -23,10 +23,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
     name = "Errors",
     jsonPath = ".status.errors",
     type = AdditionalPrinterColumn.Type.INTEGER)
-@AdditionalPrinterColumn(
-    name = "Expires",
-    jsonPath = ".status.expiration",
-    type = AdditionalPrinterColumn.Type.DATE)
+// A string, not a date: kubectl shows a date in the future as <invalid>.
+@AdditionalPrinterColumn(name = "Expires", jsonPath = ".status.expiration")
 @AdditionalPrinterColumn(
     name = "Age",
     jsonPath = ".metadata.creationTimestamp",

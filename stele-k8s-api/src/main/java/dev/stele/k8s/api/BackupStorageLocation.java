@@ -16,7 +16,7 @@ import io.fabric8.kubernetes.model.annotation.Version;
 @Version(SteleApi.VERSION)
 @ShortNames("bsl")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
-@AdditionalPrinterColumn(name = "Lock", jsonPath = ".status.lock")
+@AdditionalPrinterColumn(name = "Protection", jsonPath = ".status.protection")
 @AdditionalPrinterColumn(name = "Versioning", jsonPath = ".status.versioning")
 @AdditionalPrinterColumn(
     name = "Last Validated",

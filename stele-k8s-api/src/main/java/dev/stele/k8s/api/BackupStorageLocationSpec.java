@@ -72,13 +72,20 @@ public class BackupStorageLocationSpec {
     @JsonPropertyDescription(
         "Detect: follow the bucket's default rule. None: no retention. Governance or"
             + " Compliance: retain every blob for minimumRetention in that mode; the bucket must"
-            + " have object lock.")
-    @Pattern("^(Detect|None|Governance|Compliance)$")
+            + " have object lock. Capitalised or in lower case (compliance), as the status and"
+            + " stele install print it.")
+    @Pattern("^(Detect|None|Governance|Compliance|detect|none|governance|compliance)$")
     @Default("Detect")
     public String mode;
 
     @JsonPropertyDescription("Such as 30d or 720h; required for Governance and Compliance")
     @Pattern("^([0-9]+(ms|s|m|h|d))+$")
     public String minimumRetention;
+
+    @JsonPropertyDescription(
+        "Accept mode Governance on a bucket whose default rule is Compliance (a person with"
+            + " the bypass permission could then delete what the bucket alone would keep);"
+            + " without it such a location is Unavailable")
+    public @Nullable Boolean allowWeakerThanBucket;
   }
 }

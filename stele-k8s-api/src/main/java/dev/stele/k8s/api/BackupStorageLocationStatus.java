@@ -37,5 +37,10 @@ public class BackupStorageLocationStatus implements PhasedStatus<LocationPhase> 
       "The retention repositories here give their blobs, such as compliance/30d")
   public String lock;
 
+  @JsonPropertyDescription(
+      "What keeps the backups here from deletion: compliance 30d, governance 30d, versioning"
+          + " only, or none")
+  public String protection;
+
   public List<Condition> conditions = new ArrayList<>();
 }

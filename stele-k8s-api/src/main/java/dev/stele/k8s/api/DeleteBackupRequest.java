@@ -13,12 +13,10 @@ import io.fabric8.kubernetes.model.annotation.Version;
  */
 @Group(SteleApi.GROUP)
 @Version(SteleApi.VERSION)
-@AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
-@AdditionalPrinterColumn(
-    name = "Retained Until",
-    jsonPath = ".status.retainedUntil",
-    type = AdditionalPrinterColumn.Type.DATE)
+@AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
+// A string, not a date: kubectl shows a date in the future as <invalid>.
+@AdditionalPrinterColumn(name = "Retained Until", jsonPath = ".status.retainedUntil")
 @AdditionalPrinterColumn(name = "Message", jsonPath = ".status.message", priority = 1)
 public class DeleteBackupRequest
     extends CustomResource<DeleteBackupRequestSpec, DeleteBackupRequestStatus>

@@ -9,8 +9,8 @@ import io.fabric8.kubernetes.model.annotation.Version;
 /** Recreates a backup's API resources, and fills its pod volumes, in this or another cluster. */
 @Group(SteleApi.GROUP)
 @Version(SteleApi.VERSION)
-@AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
 @AdditionalPrinterColumn(name = "Phase", jsonPath = ".status.phase")
+@AdditionalPrinterColumn(name = "Backup", jsonPath = ".spec.backupName")
 @AdditionalPrinterColumn(
     name = "Restored",
     jsonPath = ".status.itemsRestored",

@@ -284,6 +284,10 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     BackupStatus status = pass.status();
     status.phase = phase;
     status.message = message;
+    if (phase == FAILED) {
+      // The error that failed it counts, beside any the collection met before.
+      status.errors = (status.errors == null ? 0 : status.errors) + 1;
+    }
     status.completionTimestamp = settings.clock().instant().toString();
     pass.write(phase == FAILED ? Events.WARNING : Events.NORMAL, phase.value(), message);
     return null;

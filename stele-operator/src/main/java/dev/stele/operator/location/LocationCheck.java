@@ -7,6 +7,7 @@ import dev.stele.k8s.api.LockMode;
 import dev.stele.k8s.api.Provider;
 import dev.stele.s3.BucketConfig;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Decides, from what a location asks for and what its bucket reports, whether repositories can live
@@ -15,8 +16,15 @@ import java.time.Duration;
 final class LocationCheck {
   private LocationCheck() {}
 
-  /** Either a lock, or a message saying what to change. */
-  record Verdict(Lock lock, String problem) {
+  /**
+   * Either a lock, or a message saying what to change; with a lock, {@code weaker} says when it is
+   * weaker than the bucket's default rule and the spec accepted that (else null).
+   */
+  record Verdict(Lock lock, String problem, String weaker) {
+    Verdict(Lock lock, String problem) {
+      this(lock, problem, null);
+    }
+
     boolean ok() {
       return problem == null;
     }
@@ -81,10 +89,72 @@ final class LocationCheck {
                     + ": enable versioning on the bucket");
           }
         }
-        return new Verdict(new Lock(wanted, minimum), null);
+        Lock lock = new Lock(wanted, minimum);
+        if (wanted == Retention.Mode.GOVERNANCE && b.defaultMode() == Retention.Mode.COMPLIANCE) {
+          String weaker =
+              "objectLock.mode Governance is weaker than the default rule of bucket "
+                  + b.bucket()
+                  + " ("
+                  + defaultRule(b)
+                  + "): whoever may bypass governance retention could delete backups the bucket"
+                  + " alone would keep";
+          return Boolean.TRUE.equals(asked.allowWeakerThanBucket)
+              ? new Verdict(lock, null, weaker + " (accepted: objectLock.allowWeakerThanBucket)")
+              : new Verdict(
+                  null,
+                  weaker
+                      + ": set objectLock.mode to Compliance or Detect, or set"
+                      + " objectLock.allowWeakerThanBucket: true to accept it");
+        }
+        return new Verdict(lock, null);
       }
     }
     throw new AssertionError(mode);
+  }
+
+  /**
+   * The Protected condition of a usable location: whether its bucket keeps the backups from
+   * deletion, why, and ({@code warn}) whether that is worth a Warning Event when it starts.
+   */
+  record Guard(boolean ok, String reason, String message, boolean warn) {}
+
+  static Guard guard(Verdict verdict, BackupStorageLocationSpec.ObjectLock asked, BucketConfig b) {
+    if (verdict.weaker() != null) {
+      return new Guard(true, "WeakerThanBucket", verdict.weaker(), true);
+    }
+    if (verdict.lock().mode() != Retention.Mode.NONE) {
+      return new Guard(
+          true, "ObjectLock", "every blob is retained: " + protection(verdict.lock(), b), false);
+    }
+    String message =
+        b.objectLock()
+            ? "bucket "
+                + b.bucket()
+                + " has object lock but no default rule, so nothing is retained: set"
+                + " objectLock.mode Compliance or Governance with a minimumRetention"
+            : "bucket "
+                + b.bucket()
+                + (b.versioned()
+                    ? " has versioning but no object lock"
+                    : " has neither versioning nor object lock")
+                + ": anyone with its credentials can delete the backups; use a bucket with object"
+                + " lock for backups that must survive that";
+    // Asked for in so many words (mode None), it is no news worth a Warning.
+    boolean detected =
+        asked == null || LockMode.of(asked.mode).orElse(LockMode.DETECT) == LockMode.DETECT;
+    return new Guard(false, "NoObjectLock", message, detected);
+  }
+
+  /**
+   * What keeps the backups from deletion, as the printer column shows it: {@code compliance 30d},
+   * {@code governance 30d}, {@code versioning only} (old versions survive an overwrite, but anyone
+   * with the credentials can delete them), or {@code none}.
+   */
+  static String protection(Lock lock, BucketConfig b) {
+    if (lock.mode() != Retention.Mode.NONE) {
+      return lock.mode().name().toLowerCase(Locale.ROOT) + " " + Durations.format(lock.minimum());
+    }
+    return b.versioned() ? "versioning only" : "none";
   }
 
   /** {@code compliance/30d} or {@code none}: the bucket's default rule. */

@@ -19,6 +19,7 @@ import dev.stele.operator.kube.SecretTriggers;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.Place;
 import dev.stele.s3.BucketConfig;
+import io.fabric8.kubernetes.api.model.Condition;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.reconciler.ControllerConfiguration;
@@ -31,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reconciles a {@link BackupStorageLocation}: every {@code validationFrequency}, and at once when
@@ -127,8 +129,9 @@ public final class LocationReconciler
         return Duration.between(now, next);
       }
     }
-    BackupStorageLocationStatus status = validate(bsl, inputs, frequency);
+    Validated validated = validate(bsl, inputs, frequency);
     validatedWith.put(uid, inputs);
+    BackupStorageLocationStatus status = validated.status();
     status.lastValidationTime = now.toString();
     status.observedGeneration = generation;
     status.conditions = old == null ? status.conditions : old.conditions;
@@ -141,6 +144,18 @@ public final class LocationReconciler
         status.message,
         generation,
         now);
+    LocationCheck.Guard guard = validated.guard();
+    Condition wasProtected = condition(old, PROTECTED);
+    if (guard != null) {
+      Conditions.set(
+          status.conditions,
+          PROTECTED,
+          guard.ok(),
+          guard.reason(),
+          guard.message(),
+          generation,
+          now);
+    }
     bsl.setStatus(status);
     // The metric first: whoever sees the new status can also scrape it.
     metrics.locationPhase(bsl, status.phase);
@@ -153,15 +168,34 @@ public final class LocationReconciler
               ? "bucket validated: " + status.versioning + " versioning, lock " + status.lock
               : status.message);
     }
+    if (guard != null
+        && guard.warn()
+        && (wasProtected == null || !guard.reason().equals(wasProtected.getReason()))) {
+      pass.event(Events.WARNING, guard.reason(), guard.message());
+    }
     if (available && !Boolean.FALSE.equals(spec.createDefaultRepository)) {
       ensureDefaultRepository(pass);
     }
     return frequency;
   }
 
-  private BackupStorageLocationStatus validate(
-      BackupStorageLocation bsl, Inputs inputs, Duration frequency) {
+  /** The condition type saying whether the bucket keeps the backups from deletion. */
+  static final String PROTECTED = "Protected";
+
+  /** What a validation found: the status, and when Available the Protected condition. */
+  private record Validated(
+      BackupStorageLocationStatus status, LocationCheck.@Nullable Guard guard) {}
+
+  private static @Nullable Condition condition(
+      @Nullable BackupStorageLocationStatus status, String type) {
+    return status == null || status.conditions == null
+        ? null
+        : status.conditions.stream().filter(c -> type.equals(c.getType())).findFirst().orElse(null);
+  }
+
+  private Validated validate(BackupStorageLocation bsl, Inputs inputs, Duration frequency) {
     BackupStorageLocationStatus status = new BackupStorageLocationStatus();
+    LocationCheck.Guard guard = null;
     BackupStorageLocationSpec spec = bsl.getSpec();
     Place place = inputs.place();
     try {
@@ -180,7 +214,9 @@ public final class LocationReconciler
       if (verdict.ok()) {
         status.phase = LocationPhase.AVAILABLE;
         status.lock = verdict.lock().toString();
+        status.protection = LocationCheck.protection(verdict.lock(), bucket);
         status.message = "";
+        guard = LocationCheck.guard(verdict, spec.objectLock, bucket);
       } else {
         status.phase = LocationPhase.UNAVAILABLE;
         status.message = verdict.problem();
@@ -192,7 +228,7 @@ public final class LocationReconciler
       status.phase = LocationPhase.UNAVAILABLE;
       status.message = Diagnosis.of(place, e);
     }
-    return status;
+    return new Validated(status, guard);
   }
 
   private void ensureDefaultRepository(

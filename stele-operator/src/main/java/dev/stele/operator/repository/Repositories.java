@@ -5,6 +5,7 @@ import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.BackupStorageLocationRepositoryStatus;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.InvalidResourceException;
+import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Settings;
@@ -80,14 +81,40 @@ public final class Repositories {
             .filter(r -> r.getSpec() != null && bsl.equals(r.getSpec().backupStorageLocation))
             .toList();
     if (candidates.isEmpty()) {
-      throw new InvalidResourceException(
-          "BackupStorageLocation "
-              + bsl
-              + " has no default repository in "
-              + namespace
-              + ": name one in spec.repository");
+      throw new InvalidResourceException(noDefaultRepository(namespace, bsl));
     }
     return candidates.get(0);
+  }
+
+  /**
+   * Why location {@code bsl} has no default repository: it does not exist, it is not Available (the
+   * repository is created once it is), or it was told not to make one.
+   */
+  private String noDefaultRepository(String namespace, String bsl) {
+    BackupStorageLocation location =
+        client.resources(BackupStorageLocation.class).inNamespace(namespace).withName(bsl).get();
+    if (location == null) {
+      return "BackupStorageLocation "
+          + bsl
+          + " does not exist in "
+          + namespace
+          + ": create it, or name an existing one in spec.storageLocation";
+    }
+    var status = location.getStatus();
+    if (status == null || status.phase != LocationPhase.AVAILABLE) {
+      return "BackupStorageLocation "
+          + bsl
+          + " is "
+          + (status == null || status.phase == null ? "not validated yet" : status.phase.value())
+          + (status == null || status.message == null || status.message.isBlank()
+              ? ""
+              : ": " + status.message);
+    }
+    return "BackupStorageLocation "
+        + bsl
+        + " has no default repository in "
+        + namespace
+        + " (createDefaultRepository: false): name one in spec.repository";
   }
 
   /** The location {@code bslr} names, or null if there is none. */
