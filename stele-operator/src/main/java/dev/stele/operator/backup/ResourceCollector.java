@@ -16,7 +16,6 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -74,16 +73,7 @@ final class ResourceCollector {
     List<String> warnings = new ArrayList<>();
     List<String> errors = new ArrayList<>();
     Set<String> namespaces = namespaces(spec, warnings);
-    Map<String, String> labels =
-        spec.labelSelector == null || spec.labelSelector.getMatchLabels() == null
-            ? Map.of()
-            : spec.labelSelector.getMatchLabels();
-    if (spec.labelSelector != null
-        && spec.labelSelector.getMatchExpressions() != null
-        && !spec.labelSelector.getMatchExpressions().isEmpty()) {
-      throw new IllegalArgumentException(
-          "spec.labelSelector.matchExpressions is not supported yet: use matchLabels");
-    }
+    LabelListing labels = new LabelListing(spec);
     TreeBuilder resources = new TreeBuilder();
     List<GenericKubernetesResource> pods = new ArrayList<>();
     int items = 0;
@@ -166,7 +156,7 @@ final class ResourceCollector {
   }
 
   private List<GenericKubernetesResource> list(
-      ResourceType type, Set<String> namespaces, Map<String, String> labels, List<String> errors) {
+      ResourceType type, Set<String> namespaces, LabelListing labels, List<String> errors) {
     List<GenericKubernetesResource> found = new ArrayList<>();
     var resources = client.genericKubernetesResources(type.context());
     for (String ns : namespaces) {
@@ -179,7 +169,7 @@ final class ResourceCollector {
             found.add(object);
           }
         } else {
-          found.addAll(resources.inNamespace(ns).withLabels(labels).list().getItems());
+          found.addAll(labels.list(resources.inNamespace(ns)));
         }
       } catch (KubernetesClientException e) {
         errors.add(
