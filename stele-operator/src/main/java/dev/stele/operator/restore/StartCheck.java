@@ -16,9 +16,9 @@ import java.time.Clock;
 import java.time.Instant;
 
 /**
- * Whether a Restore can start: its spec is one the operator supports, its Backup is finished with a
- * snapshot, and the backup's repository is Ready. Exactly one of {@link #failure}, {@link #waitFor}
- * or the rest is set.
+ * Whether a Restore can start: its spec is one the operator supports (selectors, resource
+ * modifiers), its Backup is finished with a snapshot, and the backup's repository is Ready. Exactly
+ * one of {@link #failure}, {@link #waitFor} or the rest is set.
  *
  * @param failure why the restore can never run (it fails), or null
  * @param waitFor what it waits for (a running backup, a repository not Ready), or null
@@ -26,6 +26,7 @@ import java.time.Instant;
  * @param repository the backup's repository
  * @param snapshot the backup's snapshot
  * @param selection the spec's filters and mapping
+ * @param modifiers the rules of the spec's resource modifier ConfigMap
  * @param update whether existing objects are replaced
  */
 record StartCheck(
@@ -35,6 +36,7 @@ record StartCheck(
     BackupStorageLocationRepository repository,
     Id snapshot,
     Selection selection,
+    ResourceModifiers modifiers,
     boolean update) {
 
   /** The outcome of a restore from the backup checked, named {@code backupName}, started now. */
@@ -49,11 +51,11 @@ record StartCheck(
   }
 
   static StartCheck fail(String why) {
-    return new StartCheck(why, null, null, null, null, null, false);
+    return new StartCheck(why, null, null, null, null, null, null, false);
   }
 
   static StartCheck waitFor(String what) {
-    return new StartCheck(null, what, null, null, null, null, false);
+    return new StartCheck(null, what, null, null, null, null, null, false);
   }
 
   static StartCheck of(KubernetesClient client, Repositories repositories, Restore restore) {
@@ -63,8 +65,10 @@ record StartCheck(
       return fail("spec.backupName is required");
     }
     Selection selection;
+    ResourceModifiers modifiers;
     try {
       selection = new Selection(spec);
+      modifiers = ResourceModifiers.load(client, ns, spec.resourceModifier);
     } catch (IllegalArgumentException e) {
       return fail(e.getMessage());
     }
@@ -109,6 +113,13 @@ record StartCheck(
       return waitFor(notReady);
     }
     return new StartCheck(
-        null, null, bs, repository, snapshot, selection, policy == ExistingResourcePolicy.UPDATE);
+        null,
+        null,
+        bs,
+        repository,
+        snapshot,
+        selection,
+        modifiers,
+        policy == ExistingResourcePolicy.UPDATE);
   }
 }
