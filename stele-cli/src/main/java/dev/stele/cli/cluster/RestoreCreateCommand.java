@@ -6,7 +6,9 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.TypedLocalObjectReferenceBuilder;
 import java.time.Duration;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -66,6 +68,14 @@ public final class RestoreCreateCommand extends ClusterCommand {
       description = "Whether pod volume data is restored (default: true).")
   Boolean restoreVolumes;
 
+  @Option(
+      names = "--resource-modifier-configmap",
+      paramLabel = "CONFIGMAP",
+      description =
+          "A ConfigMap in the Restore's namespace whose one key holds resource modifier rules"
+              + " (Velero's format), applied to each object before it is restored.")
+  String resourceModifierConfigMap;
+
   @Mixin WaitOptions wait;
 
   @Override
@@ -78,6 +88,9 @@ public final class RestoreCreateCommand extends ClusterCommand {
             "restore name",
             name != null ? name : backup + "-" + SUFFIX.format(env().clock().instant()));
     Backup from = require(Backup.class, "backup", backup);
+    if (spec.resourceModifier != null) {
+      require(ConfigMap.class, "configmap", spec.resourceModifier.getName());
+    }
     RunPhase phase = from.getStatus() == null ? null : from.getStatus().phase;
     if (phase == RunPhase.FAILED) {
       throw new CliException(
@@ -129,6 +142,16 @@ public final class RestoreCreateCommand extends ClusterCommand {
     spec.excludedResources = filters.excludedResources();
     spec.includeClusterResources = filters.includeClusterResources();
     spec.labelSelector = filters.labelSelector();
+    spec.orLabelSelectors = filters.orLabelSelectors();
+    if (resourceModifierConfigMap != null) {
+      spec.resourceModifier =
+          new TypedLocalObjectReferenceBuilder()
+              .withKind("ConfigMap")
+              .withName(
+                  KubeNames.resourceName(
+                      "--resource-modifier-configmap", resourceModifierConfigMap))
+              .build();
+    }
     if (existingResourcePolicy != null) {
       String p = existingResourcePolicy.strip().toLowerCase(Locale.ROOT);
       if (!p.equals("none") && !p.equals("update")) {
