@@ -37,6 +37,8 @@ final class ModifierRules {
           .enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
           .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
+  private static final ObjectMapper JSON = new ObjectMapper();
+
   private static final List<String> OPERATIONS =
       List.of("add", "remove", "replace", "copy", "move", "test");
 
@@ -142,10 +144,10 @@ final class ModifierRules {
             operation(at + ".conditions.matches[" + i + "]", "test", path, null, m.value()));
       }
     }
-    int kinds = (given(r.patches()) ? 1 : 0) + (given(r.mergePatches()) ? 1 : 0);
-    if (given(r.strategicPatches())) {
-      kinds++;
-    }
+    int kinds =
+        (given(r.patches()) ? 1 : 0)
+            + (given(r.mergePatches()) ? 1 : 0)
+            + (given(r.strategicPatches()) ? 1 : 0);
     if (kinds != 1) {
       throw new IllegalArgumentException(
           at + ": give exactly one of patches, mergePatches and strategicPatches");
@@ -233,7 +235,7 @@ final class ModifierRules {
     }
     if (s.startsWith("{") || s.startsWith("[") || s.matches("-?[0-9.][0-9.eE+-]*")) {
       try {
-        return new ObjectMapper().readTree(s);
+        return JSON.readTree(s);
       } catch (JsonProcessingException e) {
         if (s.startsWith("{") || s.startsWith("[")) {
           throw new IllegalArgumentException(at + ".value " + s + " is not JSON: " + firstLine(e));
