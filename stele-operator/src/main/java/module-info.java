@@ -7,7 +7,8 @@
  * Open, because java-operator-sdk, fabric8 and Jackson reflect on the reconcilers and on the
  * records written as JSON, wherever they live.
  */
-// fabric8, java-operator-sdk, Micrometer and cron-utils have no module descriptors.
+// fabric8 (zjsonpatch too), java-operator-sdk, Micrometer and cron-utils have no module
+// descriptors.
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"})
 open module dev.stele.operator {
   requires static transitive org.jspecify; // @Nullable in exported signatures
@@ -20,6 +21,8 @@ open module dev.stele.operator {
   requires kubernetes.model.coordination;
   requires com.cronutils;
   requires com.fasterxml.jackson.databind;
+  requires com.fasterxml.jackson.dataformat.yaml; // restore resource modifiers
+  requires zjsonpatch; // restore resource modifiers (RFC 6902)
   requires java.net.http;
   requires transitive jdk.httpserver; // kube.HealthEndpoints
   requires transitive micrometer.core; // kube.OperatorMetrics

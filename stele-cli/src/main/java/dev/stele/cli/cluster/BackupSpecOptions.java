@@ -72,6 +72,7 @@ final class BackupSpecOptions {
     spec.includedResources = filters.includedResources();
     spec.excludedResources = filters.excludedResources();
     spec.labelSelector = filters.labelSelector();
+    spec.orLabelSelectors = filters.orLabelSelectors();
     spec.ttl = ttl == null ? null : ttl(ttl);
     if (storageLocation != null) {
       spec.storageLocation = KubeNames.resourceName("--storage-location", storageLocation);

@@ -7,9 +7,9 @@ import picocli.CommandLine.Option;
 
 /**
  * Which objects a Backup or a Restore selects, with Velero's option names: namespaces, resources,
- * labels and cluster-scoped objects. A mixin of {@link BackupSpecOptions} ({@code backup create},
- * {@code schedule create}) and of {@code restore create}; each value is checked when read, so that
- * a typo is one line naming the option and nothing is created.
+ * label selectors and cluster-scoped objects. A mixin of {@link BackupSpecOptions} ({@code backup
+ * create}, {@code schedule create}) and of {@code restore create}; each value is checked when read,
+ * so that a typo is one line naming the option and nothing is created.
  *
  * <p>The descriptions here speak of backing up; {@code restore create} gives its own through its
  * resource bundle ({@code RestoreCreateCommand.properties}, by each option's description key).
@@ -51,9 +51,19 @@ final class FilterOptions {
 
   @Option(
       names = {"-l", "--selector"},
-      paramLabel = "KEY=VALUE[,...]",
-      description = "Only objects with all these labels.")
+      paramLabel = "SELECTOR",
+      description =
+          "Only objects this label selector selects, in kubectl's syntax: app=web,tier!=cache,"
+              + "env in (prod,staging),!legacy.")
   String selector;
+
+  @Option(
+      names = "--or-selector",
+      paramLabel = "SELECTOR",
+      description =
+          "Only objects one of these label selectors selects, separated by ' or ', such as"
+              + " 'app=web or app=api'; not together with --selector.")
+  String orSelector;
 
   @Option(
       names = "--include-cluster-resources",
@@ -83,7 +93,14 @@ final class FilterOptions {
   }
 
   LabelSelector labelSelector() {
+    if (selector != null && orSelector != null) {
+      throw CliException.usage("--selector and --or-selector cannot be used together: use one");
+    }
     return KubeNames.selector("--selector", selector);
+  }
+
+  List<LabelSelector> orLabelSelectors() {
+    return KubeNames.selectors("--or-selector", orSelector);
   }
 
   Boolean includeClusterResources() {

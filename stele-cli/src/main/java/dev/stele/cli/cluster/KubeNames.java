@@ -1,6 +1,7 @@
 package dev.stele.cli.cluster;
 
 import dev.stele.cli.CliException;
+import dev.stele.k8s.api.LabelSelectors;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +17,6 @@ final class KubeNames {
   private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
   private static final Pattern SUBDOMAIN =
       Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
-  private static final Pattern LABEL_NAME =
-      Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?");
 
   private KubeNames() {}
 
@@ -52,47 +51,28 @@ final class KubeNames {
     return names.stream().map(n -> namespace(option, n.strip(), true)).toList();
   }
 
-  /**
-   * {@code key=value,key2=value2} as matchLabels. Set-based forms ({@code key!=v}, {@code key in
-   * (…)}, {@code !key}) are refused: the operator selects with matchLabels only.
-   */
+  /** A label selector in kubectl's syntax ({@link LabelSelectors#parse}), or null for none. */
   static LabelSelector selector(String option, String text) {
     if (text == null) {
       return null;
     }
-    Map<String, String> labels = new LinkedHashMap<>();
-    for (String part : text.split(",", -1)) {
-      String p = part.strip();
-      int eq = p.indexOf('=');
-      String key = eq < 0 ? p : p.substring(0, eq).strip();
-      String value = eq < 0 ? null : p.substring(p.startsWith("==", eq) ? eq + 2 : eq + 1).strip();
-      if (value == null || key.endsWith("!") || key.isEmpty()) {
-        throw CliException.usage(
-            option
-                + " "
-                + text
-                + ": write key=value pairs separated by commas (only equality is supported)");
-      }
-      if (!labelKey(key) || value.length() > 63 || !LABEL_NAME.matcher(value).matches()) {
-        throw CliException.usage(option + " " + text + ": '" + p + "' is not a valid label");
-      }
-      labels.put(key, value);
+    try {
+      return LabelSelectors.parse(text);
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(option + " " + text + ": " + e.getMessage());
     }
-    LabelSelector selector = new LabelSelector();
-    selector.setMatchLabels(labels);
-    return selector;
   }
 
-  private static boolean labelKey(String key) {
-    int slash = key.indexOf('/');
-    String name = slash < 0 ? key : key.substring(slash + 1);
-    if (slash >= 0) {
-      String prefix = key.substring(0, slash);
-      if (prefix.length() > 253 || !SUBDOMAIN.matcher(prefix).matches()) {
-        return false;
-      }
+  /** Label selectors separated by {@code or}, as Velero's {@code --or-selector}; null for none. */
+  static List<LabelSelector> selectors(String option, String text) {
+    if (text == null) {
+      return null;
     }
-    return !name.isEmpty() && name.length() <= 63 && LABEL_NAME.matcher(name).matches();
+    try {
+      return LabelSelectors.parseAlternatives(text);
+    } catch (IllegalArgumentException e) {
+      throw CliException.usage(option + " " + text + ": " + e.getMessage());
+    }
   }
 
   /** {@code old:new,old2:new2}, each a namespace name, no namespace mapped twice. */

@@ -9,7 +9,9 @@ import dev.stele.k8s.api.DeletionPhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.TypedLocalObjectReferenceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.time.Duration;
 import java.time.ZoneOffset;
@@ -73,6 +75,14 @@ public final class RestoreCreateCommand extends ClusterCommand {
       description = "Whether pod volume data is restored (default: true).")
   Boolean restoreVolumes;
 
+  @Option(
+      names = "--resource-modifier-configmap",
+      paramLabel = "CONFIGMAP",
+      description =
+          "A ConfigMap in the Restore's namespace whose one key holds resource modifier rules"
+              + " (Velero's format), applied to each object before it is restored.")
+  String resourceModifierConfigMap;
+
   @Mixin WaitOptions wait;
 
   @Override
@@ -102,6 +112,9 @@ public final class RestoreCreateCommand extends ClusterCommand {
               + " is being deleted by DeleteBackupRequest "
               + deletion
               + ": it cannot be restored");
+    }
+    if (spec.resourceModifier != null) {
+      require(ConfigMap.class, "configmap", spec.resourceModifier.getName());
     }
     RunPhase phase = from.getStatus() == null ? null : from.getStatus().phase;
     if (phase == RunPhase.FAILED) {
@@ -180,6 +193,16 @@ public final class RestoreCreateCommand extends ClusterCommand {
     spec.excludedResources = filters.excludedResources();
     spec.includeClusterResources = filters.includeClusterResources();
     spec.labelSelector = filters.labelSelector();
+    spec.orLabelSelectors = filters.orLabelSelectors();
+    if (resourceModifierConfigMap != null) {
+      spec.resourceModifier =
+          new TypedLocalObjectReferenceBuilder()
+              .withKind("ConfigMap")
+              .withName(
+                  KubeNames.resourceName(
+                      "--resource-modifier-configmap", resourceModifierConfigMap))
+              .build();
+    }
     if (existingResourcePolicy != null) {
       String p = existingResourcePolicy.strip().toLowerCase(Locale.ROOT);
       if (!p.equals("none") && !p.equals("update")) {

@@ -186,13 +186,12 @@ class BackupCommandsTest {
         "0s");
     assertRefused(
         ExitCode.USAGE,
-        "stele: --selector app!=web: write key=value pairs separated by commas (only equality is"
-            + " supported)",
+        "stele: --selector app in (web: unbalanced parentheses in 'app in (web'",
         "backup",
         "create",
         "b",
         "--selector",
-        "app!=web");
+        "app in (web");
     assertRefused(
         ExitCode.USAGE,
         "stele: --include-namespaces Bad_NS: not a namespace name",

@@ -43,8 +43,13 @@ public class BackupSpec {
           + " * for all. Not with includeClusterResources")
   public List<String> excludedClusterScopedResources;
 
-  @JsonPropertyDescription("Only objects with these labels (matchLabels only)")
+  @JsonPropertyDescription(
+      "Only objects these labels select (matchLabels and matchExpressions, all must hold)")
   public LabelSelector labelSelector;
+
+  @JsonPropertyDescription(
+      "Only objects one of these selectors selects; not together with labelSelector")
+  public List<LabelSelector> orLabelSelectors;
 
   @JsonPropertyDescription("How long the backup is kept (default 720h)")
   @Pattern("^([0-9]+(ms|s|m|h|d))+$")

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.Pattern;
 import io.fabric8.generator.annotation.ValidationRule;
 import io.fabric8.kubernetes.api.model.LabelSelector;
+import io.fabric8.kubernetes.api.model.TypedLocalObjectReference;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -37,8 +38,18 @@ public class RestoreSpec {
   @JsonPropertyDescription("Old namespace to new namespace")
   public Map<String, String> namespaceMapping;
 
-  @JsonPropertyDescription("Only objects with these labels (matchLabels only)")
+  @JsonPropertyDescription(
+      "Only objects these labels select, as backed up (matchLabels and matchExpressions)")
   public LabelSelector labelSelector;
+
+  @JsonPropertyDescription(
+      "Only objects one of these selectors selects; not together with labelSelector")
+  public List<LabelSelector> orLabelSelectors;
+
+  @JsonPropertyDescription(
+      "A ConfigMap in this namespace (kind ConfigMap) whose one key holds resource modifier"
+          + " rules, Velero's format, applied to each object before it is restored")
+  public TypedLocalObjectReference resourceModifier;
 
   @JsonPropertyDescription(
       "What to do with an object that already exists: none (leave it, a warning) or update"

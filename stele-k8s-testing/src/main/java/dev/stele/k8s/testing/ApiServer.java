@@ -2,6 +2,7 @@ package dev.stele.k8s.testing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
@@ -26,6 +27,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +66,10 @@ import org.jspecify.annotations.Nullable;
  *       requested resource", as a real server's does; the groups given to the constructor (by
  *       default {@code stele.dev}, the project's own) are served as if their CRDs were installed.
  *   <li><b>A record of creates</b> ({@link #created}), in the order the server made them.
+ *   <li><b>Set-based label selectors</b> on lists ({@code in}, {@code notin}, {@code !=}, {@code
+ *       !key}), evaluated as a real server does ({@link LabelQuery}); the mock alone reads only
+ *       equality and existence and selects everything for the rest. Watches keep the mock's
+ *       reading.
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
@@ -250,6 +256,10 @@ public final class ApiServer implements Closeable {
         if (discovery != null) {
           return discovery;
         }
+        String selector = query(path, "labelSelector");
+        if (!selector.isEmpty() && !query(path, "watch").equals("true")) {
+          return selected(path, URLDecoder.decode(selector, StandardCharsets.UTF_8));
+        }
       }
       if (request.getMethod().equals("POST") && bare.equals(CRDS)) {
         return super.dispatch(
@@ -313,6 +323,46 @@ public final class ApiServer implements Closeable {
         lastApplied.put(key, applied);
       }
       return response;
+    }
+
+    /**
+     * A list filtered by its label selector as a real server filters it ({@link LabelQuery}): the
+     * mock lists without the selector, then the items it does not select are left out.
+     */
+    private MockResponse selected(String path, String selector) {
+      LabelQuery query;
+      try {
+        query = LabelQuery.parse(selector);
+      } catch (IllegalArgumentException e) {
+        ObjectNode status =
+            JSON.createObjectNode()
+                .put("kind", "Status")
+                .put("apiVersion", "v1")
+                .put("status", "Failure")
+                .put("reason", "BadRequest")
+                .put("code", 400)
+                .put("message", e.getMessage());
+        return json(400, status.toString());
+      }
+      MockResponse all = super.dispatch(request("GET", without(path, "labelSelector")));
+      if (all.code() != 200) {
+        return all;
+      }
+      JsonNode list = tree(all.getBody().readUtf8());
+      if (list.get("items") instanceof ArrayNode items) {
+        for (Iterator<JsonNode> i = items.iterator(); i.hasNext(); ) {
+          Map<String, String> labels = new HashMap<>();
+          i.next()
+              .path("metadata")
+              .path("labels")
+              .properties()
+              .forEach(l -> labels.put(l.getKey(), l.getValue().asText()));
+          if (!query.selects(labels)) {
+            i.remove();
+          }
+        }
+      }
+      return json(200, list.toString());
     }
 
     private @Nullable MockResponse discovery(String path) {
@@ -546,6 +596,30 @@ public final class ApiServer implements Closeable {
         path,
         headers,
         new Buffer(bytes));
+  }
+
+  private static RecordedRequest request(String method, String path) {
+    return new RecordedRequest(
+        method + " " + path + " HTTP/1.1",
+        io.fabric8.mockwebserver.dsl.HttpMethod.valueOf(method),
+        path,
+        Headers.builder().build(),
+        new Buffer(new byte[0]));
+  }
+
+  /** {@code path} without its query parameter {@code name}. */
+  private static String without(String path, String name) {
+    int q = path.indexOf('?');
+    if (q < 0) {
+      return path;
+    }
+    List<String> kept = new ArrayList<>();
+    for (String pair : path.substring(q + 1).split("&", -1)) {
+      if (!pair.equals(name) && !pair.startsWith(name + "=")) {
+        kept.add(pair);
+      }
+    }
+    return path.substring(0, q) + (kept.isEmpty() ? "" : "?" + String.join("&", kept));
   }
 
   private static MockResponse json(int code, String body) {

@@ -252,4 +252,45 @@ class ApiServerTest {
             "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com",
             "/apis/example.com/v1/namespaces/ns/widgets/blue");
   }
+
+  @Test
+  void listsEvaluateSetBasedLabelSelectorsAsARealServerDoes() {
+    for (var e :
+        Map.of(
+                "web", Map.of("app", "web", "tier", "front"),
+                "api", Map.of("app", "api"),
+                "db", Map.of("app", "db", "tier", "back"),
+                "bare", Map.<String, String>of())
+            .entrySet()) {
+      client
+          .configMaps()
+          .inNamespace("ns")
+          .resource(
+              new ConfigMapBuilder()
+                  .withNewMetadata()
+                  .withName(e.getKey())
+                  .withLabels(e.getValue())
+                  .endMetadata()
+                  .build())
+          .create();
+    }
+    var maps = client.configMaps().inNamespace("ns");
+
+    assertThat(names(maps.withLabelIn("app", "web", "api").list().getItems()))
+        .containsExactlyInAnyOrder("web", "api");
+    // NotIn and DoesNotExist select objects without the label too.
+    assertThat(names(maps.withLabelNotIn("app", "web", "api").list().getItems()))
+        .containsExactlyInAnyOrder("db", "bare");
+    assertThat(names(maps.withoutLabel("tier").list().getItems()))
+        .containsExactlyInAnyOrder("api", "bare");
+    assertThat(names(maps.withLabel("tier").withLabelNotIn("tier", "back").list().getItems()))
+        .containsExactly("web");
+    assertThat(names(maps.withLabel("app", "db").withLabelIn("tier", "back").list().getItems()))
+        .containsExactly("db");
+    assertThat(names(maps.list().getItems())).hasSize(4);
+  }
+
+  static java.util.List<String> names(java.util.List<ConfigMap> items) {
+    return items.stream().map(c -> c.getMetadata().getName()).toList();
+  }
 }

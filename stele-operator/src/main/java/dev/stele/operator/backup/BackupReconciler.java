@@ -10,6 +10,7 @@ import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.InvalidResourceException;
+import dev.stele.k8s.api.LabelSelectors;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
@@ -108,6 +109,10 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       ttl = Durations.parse(spec.ttl, DEFAULT_TTL);
     } catch (IllegalArgumentException e) {
       return finish(pass, FAILED, "spec.ttl: " + e.getMessage());
+    }
+    String badSelector = LabelSelectors.problem(spec.labelSelector, spec.orLabelSelectors);
+    if (badSelector != null) {
+      return finish(pass, FAILED, badSelector);
     }
     try {
       bslr =

@@ -89,17 +89,8 @@ final class ResourceCollector {
    * {@link ClusterScope} lets in.
    */
   Result collect(BackupSpec spec, ChunkWriter writer) throws IOException {
-    if (spec.labelSelector != null
-        && spec.labelSelector.getMatchExpressions() != null
-        && !spec.labelSelector.getMatchExpressions().isEmpty()) {
-      throw new IllegalArgumentException(
-          "spec.labelSelector.matchExpressions is not supported yet: use matchLabels");
-    }
     ClusterScope scope = ClusterScope.of(spec);
-    Map<String, String> labels =
-        spec.labelSelector == null || spec.labelSelector.getMatchLabels() == null
-            ? Map.of()
-            : spec.labelSelector.getMatchLabels();
+    LabelListing labels = LabelListing.of(spec);
     Collection collection = new Collection(writer, namespaces(spec));
     Map<String, ResourceType> byName = new HashMap<>();
     for (ResourceType type : types) {
@@ -208,7 +199,7 @@ final class ResourceCollector {
     if (bindings != null
         && !c.accounts.isEmpty()
         && scope.take(bindings) != ClusterScope.Take.NONE) {
-      for (GenericKubernetesResource b : listCluster(bindings, Map.of(), c.errors)) {
+      for (GenericKubernetesResource b : listCluster(bindings, LabelListing.ALL, c.errors)) {
         List<String> bound = ClusterDependencies.boundAccounts(JSON.valueToTree(b), c.accounts);
         if (!bound.isEmpty()) {
           c.needs.add(
@@ -287,12 +278,12 @@ final class ResourceCollector {
   }
 
   private List<GenericKubernetesResource> list(
-      ResourceType type, Set<String> namespaces, Map<String, String> labels, List<String> errors) {
+      ResourceType type, Set<String> namespaces, LabelListing labels, List<String> errors) {
     List<GenericKubernetesResource> found = new ArrayList<>();
     var resources = client.genericKubernetesResources(type.context());
     for (String ns : namespaces) {
       try {
-        found.addAll(resources.inNamespace(ns).withLabels(labels).list().getItems());
+        found.addAll(labels.list(resources.inNamespace(ns)));
       } catch (KubernetesClientException e) {
         errors.add("listing " + type.qualifiedName() + " in " + ns + ": " + message(e));
       }
@@ -305,15 +296,10 @@ final class ResourceCollector {
   }
 
   private List<GenericKubernetesResource> listCluster(
-      ResourceType type, Map<String, String> labels, List<String> errors) {
+      ResourceType type, LabelListing labels, List<String> errors) {
     try {
       List<GenericKubernetesResource> found =
-          new ArrayList<>(
-              client
-                  .genericKubernetesResources(type.context())
-                  .withLabels(labels)
-                  .list()
-                  .getItems());
+          new ArrayList<>(labels.list(client.genericKubernetesResources(type.context())));
       found.sort((a, b) -> a.getMetadata().getName().compareTo(b.getMetadata().getName()));
       return found;
     } catch (KubernetesClientException e) {

@@ -25,8 +25,9 @@ import java.util.Set;
  * else is created until they are Established ({@link CrdReadiness}); the custom resources of one
  * that never is fail. An object that already exists is left as it is (a warning) or, with {@code
  * existingResourcePolicy: update}, replaced by the backed-up one — except a PersistentVolume, which
- * is always left as it is (replacing it could cut it from its data or its claim). A failure is
- * recorded against its object and the restore goes on.
+ * is always left as it is (replacing it could cut it from its data or its claim); either way as the
+ * restore's {@link ResourceModifiers} make it. A failure is recorded against its object and the
+ * restore goes on.
  *
  * <p>A namespace an object goes into is created, bare, when neither the cluster nor the restore has
  * it (Velero does the same), so that excluding Namespace objects still restores their contents.
@@ -54,7 +55,12 @@ final class ObjectRestorer {
     this.outcome = outcome;
   }
 
-  void run(BackupContents contents, Selection selection, boolean update, boolean restoreVolumes) {
+  void run(
+      BackupContents contents,
+      Selection selection,
+      ResourceModifiers modifiers,
+      boolean update,
+      boolean restoreVolumes) {
     contents.warnings().forEach(outcome::warn);
     List<BackedUpObject> selected =
         selection.select(contents.objects()).stream().sorted(RestoreOrder.OBJECTS).toList();
@@ -99,7 +105,11 @@ final class ObjectRestorer {
             message);
         continue;
       }
-      ObjectNode doc = ServerFields.prepare(o, selection::target, restoredVolumes, labels);
+      ObjectNode doc =
+          modify(modifiers, o, ServerFields.prepare(o, selection::target, restoredVolumes, labels));
+      if (doc == null) {
+        continue;
+      }
       List<String> fill = o.isPod() ? fill(o, doc, volumes) : List.of();
       if (!fill.isEmpty()) {
         VolumeFilling.addWaitContainer(doc, fill, restore.getMetadata().getUid(), image);
@@ -144,6 +154,26 @@ final class ObjectRestorer {
       outcome.log("every CustomResourceDefinition is Established");
     }
     return unready;
+  }
+
+  /** The object as the resource modifiers make it; null, an error recorded, if a rule fails. */
+  private ObjectNode modify(ResourceModifiers modifiers, BackedUpObject o, ObjectNode doc) {
+    if (modifiers.isEmpty()) {
+      return doc;
+    }
+    try {
+      ResourceModifiers.Modified m = modifiers.apply(o, doc);
+      if (!m.rules().isEmpty()) {
+        outcome.log(o.describe() + ": resource modifier rules " + m.rules() + " applied");
+      }
+      return m.doc();
+    } catch (IllegalArgumentException e) {
+      String ns = doc.path("metadata").path("namespace").asText(null);
+      String name = doc.path("metadata").path("name").asText();
+      outcome.error(o.describe() + ": " + e.getMessage());
+      outcome.item(o, ns == null ? name : ns + "/" + name, RestoreDocument.FAILED, e.getMessage());
+      return null;
+    }
   }
 
   /** The completed volumes of each pod, by {@code namespace/pod} as backed up. */

@@ -157,7 +157,12 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
     }
     try {
       new ObjectRestorer(client, restore, settings.image(), outcome, crdTimeout)
-          .run(contents, check.selection(), check.update(), !Boolean.FALSE.equals(spec.restorePVs));
+          .run(
+              contents,
+              check.selection(),
+              check.modifiers(),
+              check.update(),
+              !Boolean.FALSE.equals(spec.restorePVs));
     } catch (RuntimeException e) {
       LOG.warn("restore {} stopped", restore.getMetadata().getName(), e);
       outcome.countInto(pass.status());

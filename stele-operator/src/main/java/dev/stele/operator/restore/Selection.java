@@ -1,7 +1,9 @@
 package dev.stele.operator.restore;
 
+import dev.stele.k8s.api.LabelSelectors;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.operator.kube.ClusterDependencies;
+import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.Deque;
@@ -26,31 +28,26 @@ import java.util.Set;
  *       true, or when it is unset and every namespace is selected (Velero's rule); when it is unset
  *       and only some namespaces are, those the selected objects need ({@link ClusterDependencies},
  *       the backup's rules), whatever their labels.
- *   <li>{@code labelSelector.matchLabels}: every label must match; Namespace objects are taken
- *       whatever their labels, as the backup takes them.
+ *   <li>{@code labelSelector} or {@code orLabelSelectors} (not both), evaluated on the labels the
+ *       object was backed up with as an API server evaluates them ({@link LabelSelectors});
+ *       Namespace objects are taken whatever their labels, as the backup takes them.
  * </ul>
  */
 final class Selection {
   private final RestoreSpec spec;
-  private final Map<String, String> labels;
+  private final List<LabelSelector> labels;
   private final Map<String, String> mapping;
 
   /**
-   * @throws IllegalArgumentException if the spec asks for what is not supported
+   * @throws IllegalArgumentException if the spec's selectors are malformed, or both set
    */
   Selection(RestoreSpec spec) {
     this.spec = spec;
-    var selector = spec.labelSelector;
-    if (selector != null
-        && selector.getMatchExpressions() != null
-        && !selector.getMatchExpressions().isEmpty()) {
-      throw new IllegalArgumentException(
-          "spec.labelSelector.matchExpressions is not supported yet: use matchLabels");
+    String problem = LabelSelectors.problem(spec.labelSelector, spec.orLabelSelectors);
+    if (problem != null) {
+      throw new IllegalArgumentException(problem);
     }
-    this.labels =
-        selector == null || selector.getMatchLabels() == null
-            ? Map.of()
-            : Map.copyOf(selector.getMatchLabels());
+    this.labels = LabelSelectors.alternatives(spec.labelSelector, spec.orLabelSelectors);
     this.mapping = spec.namespaceMapping == null ? Map.of() : Map.copyOf(spec.namespaceMapping);
   }
 
@@ -161,10 +158,6 @@ final class Selection {
   }
 
   private boolean labelsMatch(BackedUpObject o) {
-    if (labels.isEmpty()) {
-      return true;
-    }
-    Map<String, String> has = o.labels();
-    return labels.entrySet().stream().allMatch(e -> e.getValue().equals(has.get(e.getKey())));
+    return LabelSelectors.matchesAny(labels, o.labels());
   }
 }

@@ -19,10 +19,11 @@ import java.time.Clock;
 import java.time.Instant;
 
 /**
- * Whether a Restore can start: its spec is one the operator supports, its Backup is finished with a
- * snapshot, the backup's repository is Ready, and no tombstone there forgets the backup's manifest
- * (the backup was deleted, maybe in another cluster, before sync removed its Backup here). Exactly
- * one of {@link #failure}, {@link #waitFor} or the rest is set.
+ * Whether a Restore can start: its spec is one the operator supports (selectors, resource
+ * modifiers), its Backup is finished with a snapshot, the backup's repository is Ready, and no
+ * tombstone there forgets the backup's manifest (the backup was deleted, maybe in another cluster,
+ * before sync removed its Backup here). Exactly one of {@link #failure}, {@link #waitFor} or the
+ * rest is set.
  *
  * @param failure why the restore can never run (it fails), or null
  * @param invalid whether {@code failure} is a refusal of the restore itself (FailedValidation)
@@ -31,6 +32,7 @@ import java.time.Instant;
  * @param repository the backup's repository
  * @param snapshot the backup's snapshot
  * @param selection the spec's filters and mapping
+ * @param modifiers the rules of the spec's resource modifier ConfigMap
  * @param update whether existing objects are replaced
  */
 record StartCheck(
@@ -41,6 +43,7 @@ record StartCheck(
     BackupStorageLocationRepository repository,
     Id snapshot,
     Selection selection,
+    ResourceModifiers modifiers,
     boolean update) {
 
   /** The outcome of a restore from the backup checked, named {@code backupName}, started now. */
@@ -55,15 +58,15 @@ record StartCheck(
   }
 
   static StartCheck fail(String why) {
-    return new StartCheck(why, false, null, null, null, null, null, false);
+    return new StartCheck(why, false, null, null, null, null, null, null, false);
   }
 
   static StartCheck invalid(String why) {
-    return new StartCheck(why, true, null, null, null, null, null, false);
+    return new StartCheck(why, true, null, null, null, null, null, null, false);
   }
 
   static StartCheck waitFor(String what) {
-    return new StartCheck(null, false, what, null, null, null, null, false);
+    return new StartCheck(null, false, what, null, null, null, null, null, false);
   }
 
   static StartCheck of(KubernetesClient client, Repositories repositories, Restore restore) {
@@ -73,8 +76,10 @@ record StartCheck(
       return fail("spec.backupName is required");
     }
     Selection selection;
+    ResourceModifiers modifiers;
     try {
       selection = new Selection(spec);
+      modifiers = ResourceModifiers.load(client, ns, spec.resourceModifier);
     } catch (IllegalArgumentException e) {
       return fail(e.getMessage());
     }
@@ -142,6 +147,7 @@ record StartCheck(
         repository,
         snapshot,
         selection,
+        modifiers,
         policy == ExistingResourcePolicy.UPDATE);
   }
 }

@@ -8,6 +8,7 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.LabelSelectors;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
@@ -452,18 +453,38 @@ class RestoreOperatorTest {
     assertThat(s.itemsRestored).isEqualTo(4);
     assertThat(client.apps().deployments().inNamespace("x-b").withName("web").get()).isNotNull();
 
+    // Set-based: settings of app-b (keep=no), and the labelless objects, as a server selects.
     var expressions = from("nightly");
-    expressions.labelSelector =
-        new LabelSelectorBuilder()
-            .addNewMatchExpression()
-            .withKey("keep")
-            .withOperator("Exists")
-            .endMatchExpression()
-            .build();
+    expressions.includedResources = List.of("configmaps");
+    expressions.labelSelector = LabelSelectors.parse("keep notin (yes)");
+    expressions.namespaceMapping = Map.of("app-a", "e-a", "app-b", "e-b");
     op.restore("expressions", expressions);
-    Restore refused = op.pass("expressions");
+    s = op.pass("expressions").getStatus();
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
+    assertThat(client.configMaps().inNamespace("e-a").withName("settings").get()).isNull();
+    assertThat(client.configMaps().inNamespace("e-a").withName("owned").get()).isNotNull();
+    assertThat(client.configMaps().inNamespace("e-b").withName("settings").get()).isNotNull();
+
+    // Or-selectors: either one selects.
+    var or = from("nightly");
+    or.includedResources = List.of("configmaps");
+    or.orLabelSelectors = LabelSelectors.parseAlternatives("keep=yes or keep in (no)");
+    or.namespaceMapping = Map.of("app-a", "o-a", "app-b", "o-b");
+    op.restore("or", or);
+    s = op.pass("or").getStatus();
+    assertThat(s.phase).as(s.message).isEqualTo(RunPhase.COMPLETED);
+    assertThat(s.itemsRestored).isEqualTo(2);
+    assertThat(client.configMaps().inNamespace("o-a").withName("owned").get()).isNull();
+
+    // Both together fail with one line, as Velero refuses them.
+    var both = from("nightly");
+    both.labelSelector = LabelSelectors.parse("keep=yes");
+    both.orLabelSelectors = List.of(LabelSelectors.parse("keep=no"));
+    op.restore("both", both);
+    Restore refused = op.pass("both");
     assertThat(refused.getStatus().phase).isEqualTo(RunPhase.FAILED);
-    assertThat(refused.getStatus().message).contains("matchExpressions is not supported");
+    assertThat(refused.getStatus().message)
+        .isEqualTo("spec.labelSelector and spec.orLabelSelectors cannot both be set: use one");
   }
 
   @Test
