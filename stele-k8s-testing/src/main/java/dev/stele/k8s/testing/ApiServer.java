@@ -53,6 +53,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
+ *   <li><b>{@code pods/exec}</b>: a WebSocket upgrade speaking the channel protocol, where what a
+ *       command does in a container is what the test says ({@link #onExec}); a missing pod or
+ *       container is refused as a real server refuses it ({@link ExecEndpoint}).
  * </ul>
  *
  * <p>Simplified, compared with a real server: one owner per field is not tracked across managers
@@ -101,7 +104,8 @@ public final class ApiServer implements Closeable {
               false));
 
   private final KubernetesMockServer server;
-  private final Dispatcher dispatcher = new Dispatcher();
+  private final ExecEndpoint exec = new ExecEndpoint();
+  private final Dispatcher dispatcher = new Dispatcher(exec);
 
   /** A server on a free port of the loopback interface. */
   public ApiServer() {
@@ -130,19 +134,37 @@ public final class ApiServer implements Closeable {
     return "http://" + server.getHostName() + ":" + server.getPort();
   }
 
+  /**
+   * What running a command in a container does from now on ({@code pods/exec}). Until a test says,
+   * every command fails as one a container lacks does (exit code 127).
+   */
+  public void onExec(ExecHandler handler) {
+    exec.handler(handler);
+  }
+
   @Override
   public void close() {
     server.destroy();
+    exec.close();
   }
 
   private static final class Dispatcher extends KubernetesCrudDispatcher {
     /** The configuration last applied, by object path (status separately) and field manager. */
     private final Map<String, JsonNode> lastApplied = new ConcurrentHashMap<>();
 
+    private final ExecEndpoint exec;
+
+    Dispatcher(ExecEndpoint exec) {
+      this.exec = exec;
+    }
+
     @Override
     public MockResponse dispatch(RecordedRequest request) {
       String path = request.getPath();
       String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+      if (ExecEndpoint.matches(request.getMethod(), bare)) {
+        return exec.answer(request, bare, this::handleGet);
+      }
       if (request.getMethod().equals("GET")) {
         MockResponse discovery = discovery(bare);
         if (discovery != null) {
