@@ -138,6 +138,7 @@ final class ExecEndpoint implements AutoCloseable {
     @Override
     public void onClosing(WebSocket socket, int code, String reason) {
       stop(socket);
+      socket.close(code, reason); // the close handshake's answer
     }
 
     @Override

@@ -9,10 +9,13 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Durations;
+import dev.stele.k8s.api.HookStatus;
 import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
+import dev.stele.operator.hook.HookReport;
+import dev.stele.operator.hook.HookRunner;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
@@ -73,12 +76,14 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   private final Settings settings;
   private final Repositories repositories;
   private final VolumeRequests requests;
+  private final HookRunner hooks;
 
   public BackupReconciler(KubernetesClient client, Settings settings) {
     super(client, new Events(client, settings.clock()), BackupStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
     this.requests = new VolumeRequests(client);
+    this.hooks = new HookRunner(client, settings.clock());
   }
 
   @Override
@@ -154,7 +159,9 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       try {
         part =
             snapshots.writeResources(
-                BackupRun.of(backup), new ResourceCollector(client, types, repo));
+                BackupRun.of(backup),
+                new ResourceCollector(client, types, repo),
+                podHooks(backup).before());
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return fail(pass, "collecting resources: " + e.getMessage(), e);
@@ -163,7 +170,9 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       status.resourcesSnapshotID = part.id().hex();
       status.items = collected.items();
       status.warnings = part.warnings().size();
-      status.errors = collected.errors().size();
+      status.errors = part.errors().size();
+      count(pass, part.pre().report());
+      status.postHookPods = part.pre().postPods().isEmpty() ? null : part.pre().postPods();
       List<VolumeSelection.PodVolume> volumes = part.volumes();
       if (volumes.isEmpty()) {
         return complete(pass, snapshots, List.of());
@@ -217,16 +226,19 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   /** Writes the manifest (unless a pass before a restart did) and ends the backup. */
   private Duration complete(
       Pass<Backup, BackupStatus> pass, BackupSnapshots snapshots, List<PodVolumeBackup> volumes) {
-    BackupStatus status = pass.status();
     BackupSnapshots.Written written;
     try {
       SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(pass.resource()));
       if (existing != null) {
         return fromManifest(pass, existing);
       }
+      HookReport post = postHooks(pass);
       written =
           snapshots.writeBackup(
-              BackupRun.of(pass.resource()), Id.parse(status.resourcesSnapshotID), volumes);
+              BackupRun.of(pass.resource()),
+              Id.parse(pass.status().resourcesSnapshotID),
+              volumes,
+              post);
     } catch (IOException | RuntimeException e) {
       LOG.warn("backup {}: manifest not written", pass.resource().getMetadata().getName(), e);
       return fail(
@@ -234,8 +246,52 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
           "writing the backup manifest failed, so the backup does not exist: " + e.getMessage(),
           e);
     }
-    BackupResult.Ending end = BackupResult.of(status, written);
+    BackupResult.Ending end = BackupResult.of(pass.status(), written);
     return finish(pass, end.phase(), end.message());
+  }
+
+  private PodHooks podHooks(Backup backup) {
+    return new PodHooks(client, hooks, backup.getSpec() == null ? null : backup.getSpec().hooks);
+  }
+
+  /**
+   * Runs the post hooks of the pods the pre hooks left for them, at most once: the status says they
+   * started before the first runs, so an operator restarted after never runs them again (and says
+   * it cannot know what they did).
+   */
+  private HookReport postHooks(Pass<Backup, BackupStatus> pass) {
+    List<String> pods = pass.status().postHookPods;
+    if (pods == null || pods.isEmpty()) {
+      return HookReport.NONE;
+    }
+    if (Boolean.TRUE.equals(pass.status().postHooksStarted)) {
+      return HookReport.warning(
+          "the post hooks of "
+              + String.join(", ", pods)
+              + " were started by an operator that stopped before the backup was written: they"
+              + " are not run again, and what they did is not known");
+    }
+    pass.status().postHooksStarted = true;
+    pass.write();
+    HookReport report = podHooks(pass.resource()).post(pods);
+    count(pass, report);
+    return report;
+  }
+
+  /** Adds what {@code report} did to the status' hook counts, and records an Event per failure. */
+  private void count(Pass<Backup, BackupStatus> pass, HookReport report) {
+    if (report.attempted() == 0 && report.failures().isEmpty()) {
+      return;
+    }
+    BackupStatus status = pass.status();
+    if (status.hookStatus == null) {
+      status.hookStatus = new HookStatus();
+    }
+    status.hookStatus.hooksAttempted += report.attempted();
+    status.hookStatus.hooksFailed += report.failed();
+    for (String failure : report.failures()) {
+      pass.event(Events.WARNING, "HookFailed", failure);
+    }
   }
 
   /** InProgress, found by a pass: complete the backup from its manifest, or fail it. */

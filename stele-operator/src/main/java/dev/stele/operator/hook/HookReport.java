@@ -1,0 +1,51 @@
+package dev.stele.operator.hook;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What running some hooks did: how many were attempted and failed, the log lines (command, exit
+ * code, duration, output), and each failure as a warning (Continue) or an error (Fail).
+ *
+ * @param attempted hooks run, or tried
+ * @param failed of those, how many failed, timed out or could not run
+ * @param log lines for the backup's or restore's log
+ * @param warnings failures of Continue hooks, and hooks not run
+ * @param errors failures of Fail hooks
+ */
+public record HookReport(
+    int attempted, int failed, List<String> log, List<String> warnings, List<String> errors) {
+  public static final HookReport NONE = new HookReport(0, 0, List.of(), List.of(), List.of());
+
+  public HookReport {
+    log = List.copyOf(log);
+    warnings = List.copyOf(warnings);
+    errors = List.copyOf(errors);
+  }
+
+  /** This report followed by {@code more}. */
+  public HookReport plus(HookReport more) {
+    return new HookReport(
+        attempted + more.attempted,
+        failed + more.failed,
+        join(log, more.log),
+        join(warnings, more.warnings),
+        join(errors, more.errors));
+  }
+
+  /** A report that only says something: a line for the log and a warning. */
+  public static HookReport warning(String text) {
+    return new HookReport(0, 0, List.of("warning: " + text), List.of(text), List.of());
+  }
+
+  /** Every failure, errors first: one Event each. */
+  public List<String> failures() {
+    return join(errors, warnings);
+  }
+
+  private static List<String> join(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
+  }
+}
