@@ -335,4 +335,25 @@ class BackupHooksTest {
     assertThat(done.getStatus().message)
         .contains("the post hooks of app/db were started by an operator that stopped");
   }
+
+  @Test
+  void aBackupThatFailsAfterItsPreHooksStillRunsTheirPostHooks() throws Exception {
+    pod(
+        "db",
+        Map.of(
+            "pre.hook.backup.velero.io/command", "freeze",
+            "post.hook.backup.velero.io/command", "thaw"));
+    op.backup("nightly", app());
+    op.refuse = "snapshots/"; // the resources part cannot be written
+
+    Backup failed = op.reconcileBackup("nightly");
+
+    assertThat(failed.getStatus().phase).isEqualTo(RunPhase.FAILED);
+    assertThat(failed.getStatus().message)
+        .contains("storage refused")
+        .contains("the post hooks of app/db ran");
+    assertThat(ran).containsExactly("db/db [freeze] | volumes: []", "db/db [thaw] | volumes: []");
+    assertThat(failed.getStatus().hookStatus.hooksAttempted).isEqualTo(2);
+    op.refuse = null;
+  }
 }

@@ -145,6 +145,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     status.expiration = started.plus(ttl).toString();
     Backup backup = pass.write();
     status = pass.status();
+    PodHooks podHooks = podHooks(backup);
     try (Repository repo = repositories.open(bslr)) {
       BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
       if (snapshots.manifestOf(BackupRun.uid(backup)) != null) {
@@ -161,10 +162,10 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
             snapshots.writeResources(
                 BackupRun.of(backup),
                 new ResourceCollector(client, types, repo),
-                podHooks(backup).before());
+                podHooks.before());
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
-        return fail(pass, "collecting resources: " + e.getMessage(), e);
+        return fail(pass, "collecting resources: " + e.getMessage(), e, podHooks);
       }
       var collected = part.collected();
       status.resourcesSnapshotID = part.id().hex();
@@ -188,7 +189,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       pass.write(Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
       return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return fail(pass, "repository " + status.repository + ": " + e.getMessage(), e);
+      return fail(pass, "repository " + status.repository + ": " + e.getMessage(), e, podHooks);
     }
   }
 
@@ -334,6 +335,29 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       throw new Stopping.Stopped(cause);
     }
     return finish(pass, FAILED, message);
+  }
+
+  /**
+   * {@link #fail(Pass, String, Throwable)}, after the post hooks of the pods whose pre hooks ran
+   * (what a pre hook froze is thawed even when the backup fails).
+   */
+  private Duration fail(
+      Pass<Backup, BackupStatus> pass, String message, Throwable cause, PodHooks podHooks) {
+    PodHooks.Pre ran = podHooks.ran();
+    if (Stopping.explains(cause) || ran == null || ran.postPods().isEmpty()) {
+      return fail(pass, message, cause);
+    }
+    count(pass, ran.report());
+    HookReport post = podHooks.post(ran.postPods());
+    count(pass, post);
+    return finish(
+        pass,
+        FAILED,
+        message
+            + "; the post hooks of "
+            + String.join(", ", ran.postPods())
+            + " ran"
+            + (post.failures().isEmpty() ? "" : ": " + String.join("; ", post.failures())));
   }
 
   private Duration finish(Pass<Backup, BackupStatus> pass, RunPhase phase, String message) {

@@ -30,6 +30,7 @@ final class PodHooks {
   private final KubernetesClient client;
   private final HookRunner runner;
   private final @Nullable BackupHooks spec;
+  private @Nullable Pre ran;
 
   PodHooks(KubernetesClient client, HookRunner runner, @Nullable BackupHooks spec) {
     this.client = client;
@@ -93,7 +94,13 @@ final class PodHooks {
         post.add(where);
       }
     }
-    return new Pre(report, blocked, post);
+    ran = new Pre(report, blocked, post);
+    return ran;
+  }
+
+  /** What {@link #pre} did, or null before it ran. */
+  @Nullable Pre ran() {
+    return ran;
   }
 
   /** Runs the post hooks of {@code pods} (namespace/name), read again from the API server. */
