@@ -168,7 +168,7 @@ final class ExecEndpoint implements AutoCloseable {
       } catch (InterruptedException e) {
         return; // the client went away
       } catch (Exception e) {
-        result = new ExecResult("", String.valueOf(e.getMessage()), 1, java.time.Duration.ZERO);
+        result = ExecResult.exit(1, String.valueOf(e.getMessage()));
       }
       send(socket, 1, result.stdout());
       send(socket, 2, result.stderr());

@@ -160,9 +160,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       try {
         part =
             snapshots.writeResources(
-                BackupRun.of(backup),
-                new ResourceCollector(client, types, repo),
-                podHooks.before());
+                BackupRun.of(backup), new ResourceCollector(client, types, repo), podHooks::pre);
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
         return fail(pass, "collecting resources: " + e.getMessage(), e, podHooks);

@@ -14,7 +14,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -71,8 +70,7 @@ final class PodHooks {
         after = BackupHookSpecs.of(pod, spec, Phase.POST);
       } catch (IllegalArgumentException e) {
         String why = "pod " + where + ": " + e.getMessage() + "; its volumes are not backed up";
-        report =
-            report.plus(new HookReport(1, 1, List.of("error: " + why), List.of(), List.of(why)));
+        report = report.plus(HookReport.notRun(why, true));
         blocked.add(where);
         continue;
       }
@@ -129,18 +127,12 @@ final class PodHooks {
         after = BackupHookSpecs.of(pod, spec, Phase.POST);
       } catch (IllegalArgumentException e) {
         String why = "pod " + where + ": " + e.getMessage();
-        report =
-            report.plus(new HookReport(1, 1, List.of("error: " + why), List.of(), List.of(why)));
+        report = report.plus(HookReport.notRun(why, true));
         continue;
       }
       report = report.plus(runner.run(pod, Phase.POST.toString(), after).report());
     }
     return report;
-  }
-
-  /** The pre hooks of {@code pods}, as {@link BackupSnapshots#writeResources} runs them. */
-  Function<List<GenericKubernetesResource>, Pre> before() {
-    return this::pre;
   }
 
   private static String where(Pod pod) {

@@ -33,6 +33,19 @@ public record HookReport(
         join(errors, more.errors));
   }
 
+  /**
+   * One hook that failed without running (an annotation that cannot be read, a pod that never got
+   * ready): an error, or with {@code error} false a warning.
+   */
+  public static HookReport notRun(String why, boolean error) {
+    return new HookReport(
+        1,
+        1,
+        List.of((error ? "error: " : "warning: ") + why),
+        error ? List.of() : List.of(why),
+        error ? List.of(why) : List.of());
+  }
+
   /** A report that only says something: a line for the log and a warning. */
   public static HookReport warning(String text) {
     return new HookReport(0, 0, List.of("warning: " + text), List.of(text), List.of());

@@ -74,7 +74,7 @@ final class PostRestoreHooks {
                 pod.getMetadata().getAnnotations(),
                 spec);
       } catch (IllegalArgumentException e) {
-        record(pass, outcome, failed("pod " + where + ": " + e.getMessage(), true));
+        record(pass, outcome, HookReport.notRun("pod " + where + ": " + e.getMessage(), true));
         outcome.hookPods.remove(h);
         continue;
       }
@@ -87,7 +87,7 @@ final class PostRestoreHooks {
         for (Hook hook : hooks) {
           report =
               report.plus(
-                  failed(
+                  HookReport.notRun(
                       "post-restore hook "
                           + hook.name()
                           + " in pod "
@@ -113,16 +113,6 @@ final class PostRestoreHooks {
         : "waiting for pods "
             + String.join(", ", waiting)
             + " to run with their containers ready, for their post-restore hooks";
-  }
-
-  /** The report of one hook that failed without running. */
-  private static HookReport failed(String why, boolean error) {
-    return new HookReport(
-        1,
-        1,
-        List.of((error ? "error: " : "warning: ") + why),
-        error ? List.of() : List.of(why),
-        error ? List.of(why) : List.of());
   }
 
   private static void record(
