@@ -9,7 +9,6 @@ import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStatus;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
 import dev.stele.k8s.api.Durations;
-import dev.stele.k8s.api.HookStatus;
 import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.RunPhase;
@@ -282,12 +281,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     if (report.attempted() == 0 && report.failures().isEmpty()) {
       return;
     }
-    BackupStatus status = pass.status();
-    if (status.hookStatus == null) {
-      status.hookStatus = new HookStatus();
-    }
-    status.hookStatus.hooksAttempted += report.attempted();
-    status.hookStatus.hooksFailed += report.failed();
+    pass.status().hookStatus = report.addTo(pass.status().hookStatus);
     for (String failure : report.failures()) {
       pass.event(Events.WARNING, "HookFailed", failure);
     }

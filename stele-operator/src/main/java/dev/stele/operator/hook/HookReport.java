@@ -1,7 +1,9 @@
 package dev.stele.operator.hook;
 
+import dev.stele.k8s.api.HookStatus;
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What running some hooks did: how many were attempted and failed, the log lines (command, exit
@@ -49,6 +51,14 @@ public record HookReport(
   /** A report that only says something: a line for the log and a warning. */
   public static HookReport warning(String text) {
     return new HookReport(0, 0, List.of("warning: " + text), List.of(text), List.of());
+  }
+
+  /** {@code status} (a new one if null) with this report's counts added. */
+  public HookStatus addTo(@Nullable HookStatus status) {
+    HookStatus out = status == null ? new HookStatus() : status;
+    out.hooksAttempted += attempted;
+    out.hooksFailed += failed;
+    return out;
   }
 
   /** Every failure, errors first: one Event each. */

@@ -1,7 +1,6 @@
 package dev.stele.operator.restore;
 
 import dev.stele.k8s.api.Durations;
-import dev.stele.k8s.api.HookStatus;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreHooks;
 import dev.stele.k8s.api.RestoreStatus;
@@ -120,12 +119,7 @@ final class PostRestoreHooks {
     report.log().forEach(outcome::log);
     outcome.warnings.addAll(report.warnings());
     outcome.errors.addAll(report.errors());
-    RestoreStatus status = pass.status();
-    if (status.hookStatus == null) {
-      status.hookStatus = new HookStatus();
-    }
-    status.hookStatus.hooksAttempted += report.attempted();
-    status.hookStatus.hooksFailed += report.failed();
+    pass.status().hookStatus = report.addTo(pass.status().hookStatus);
     for (String failure : report.failures()) {
       pass.event(Events.WARNING, "HookFailed", failure);
     }
