@@ -26,7 +26,7 @@ public class BackupHooks {
 
     public List<String> excludedNamespaces;
 
-    @JsonPropertyDescription("Hooks run in pods only: empty, *, pods or pods.'' selects them")
+    @JsonPropertyDescription("Hooks run in pods only: empty, * or pods selects them")
     public List<String> includedResources;
 
     public List<String> excludedResources;

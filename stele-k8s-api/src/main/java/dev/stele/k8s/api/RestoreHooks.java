@@ -28,7 +28,7 @@ public class RestoreHooks {
 
     public List<String> excludedNamespaces;
 
-    @JsonPropertyDescription("Hooks apply to pods only: empty, *, pods or pods.'' selects them")
+    @JsonPropertyDescription("Hooks apply to pods only: empty, * or pods selects them")
     public List<String> includedResources;
 
     public List<String> excludedResources;

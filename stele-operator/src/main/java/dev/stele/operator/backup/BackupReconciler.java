@@ -47,7 +47,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li><b>New</b>: once the repository is Ready, the selected API resources are collected into the
  *       resources part (see {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per
- *       selected pod volume ({@link VolumeSelection}, {@link VolumeRequests}), owned by the Backup.
+ *       selected pod volume ({@link VolumeSelection}, {@link VolumeRequests}), owned by the Backup;
+ *       the pods' pre hooks run in between, their post hooks before the manifest ({@link
+ *       PodHooks}).
  *   <li><b>InProgress</b> at the start of a pass was left mid-collection by a process that stopped:
  *       completed from its manifest if one exists, otherwise Failed with that reason (it is never
  *       collected twice).
