@@ -12,10 +12,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The operator's packages, bottom up: the way to storage ({@code store}) and the Kubernetes helpers
- * every reconciler shares ({@code kube}); then the resources in the order they need each other —
- * locations, the repositories under them, backups into those; then what works on backups (restore,
- * schedule, deletion, sync) and the node agent, none of which uses another; and the process wiring
- * ({@code dev.stele.operator} itself) on top. A new package gets its place in this list.
+ * every reconciler shares ({@code kube}) and the hooks run in pods ({@code hook}); then the
+ * resources in the order they need each other — locations, the repositories under them, backups
+ * into those; then what works on backups (restore, schedule, deletion, sync) and the node agent,
+ * none of which uses another; and the process wiring ({@code dev.stele.operator} itself) on top. A
+ * new package gets its place in this list.
  */
 class OperatorArchitectureTest {
   private static final JavaClasses OPERATOR = mainClassesOf(SteleOperator.class);
@@ -32,6 +33,7 @@ class OperatorArchitectureTest {
             List.of(
                 List.of("store"),
                 List.of("kube"),
+                List.of("hook"),
                 List.of("location"),
                 List.of("repository"),
                 List.of("backup"),

@@ -69,4 +69,10 @@ public class BackupSpec {
           + " stele.dev/backup-volumes (or backup.velero.io/backup-volumes) annotation names;"
           + " stele.dev/backup-volumes-excludes opts volumes out")
   public @Nullable Boolean defaultVolumesToFsBackup;
+
+  @JsonPropertyDescription(
+      "Commands run in the selected pods' containers before and after their volumes are backed"
+          + " up (pods annotated pre.hook.backup.velero.io/... or pre.hook.backup.stele.dev/..."
+          + " run their own instead)")
+  public BackupHooks hooks;
 }

@@ -2,6 +2,7 @@ package dev.stele.k8s.api;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
+import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -66,4 +67,16 @@ public class BackupStatus implements PhasedStatus<RunPhase> {
   @JsonPropertyDescription(
       "Chunks this backup added to the repository (the rest were already there)")
   public @Nullable Long chunksNew;
+
+  @JsonPropertyDescription("Hooks run and failed")
+  public HookStatus hookStatus;
+
+  @JsonPropertyDescription(
+      "While WaitingForVolumes: the pods (namespace/name) whose post hooks run once the volumes"
+          + " are done")
+  public List<String> postHookPods;
+
+  @JsonPropertyDescription(
+      "Set before the post hooks run, so that an operator restarted after does not run them again")
+  public @Nullable Boolean postHooksStarted;
 }

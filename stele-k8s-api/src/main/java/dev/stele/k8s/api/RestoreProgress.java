@@ -3,6 +3,7 @@ package dev.stele.k8s.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link Restore} waiting for its volumes has done so far: what its results need that the
@@ -36,6 +37,25 @@ public class RestoreProgress {
 
   @JsonPropertyDescription("What this record leaves out, and why (null when complete)")
   public String note;
+
+  @JsonPropertyDescription("Restored pods whose post-restore exec hooks have not finished")
+  public List<HookPod> hookPods;
+
+  /** A restored pod whose post-restore hooks are to run. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class HookPod {
+    @JsonPropertyDescription("The restored pod's namespace")
+    public String namespace;
+
+    public String pod;
+
+    @JsonPropertyDescription("The namespace it was backed up in, which spec hooks select")
+    public String backedUpIn;
+
+    @JsonPropertyDescription(
+        "Set before its hooks run, so that an operator restarted after does not run them again")
+    public @Nullable Boolean started;
+  }
 
   /** One object of the backup the restore selected, and what happened to it. */
   @JsonInclude(JsonInclude.Include.NON_NULL)

@@ -59,4 +59,10 @@ public class RestoreSpec {
 
   @JsonPropertyDescription("Whether pod volume data is restored (default true)")
   public @Nullable Boolean restorePVs;
+
+  @JsonPropertyDescription(
+      "Init containers added to restored pods and commands run in them once they run (pods"
+          + " annotated init.hook.restore.velero.io/... or post.hook.restore.velero.io/..., or"
+          + " the same under stele.dev, run their own instead)")
+  public RestoreHooks hooks;
 }

@@ -49,4 +49,7 @@ public class RestoreStatus implements PhasedStatus<RunPhase> {
   @JsonPropertyDescription(
       "While WaitingForVolumes: what the results need, so a restart loses nothing")
   public RestoreProgress progress;
+
+  @JsonPropertyDescription("Hooks run and failed")
+  public HookStatus hookStatus;
 }

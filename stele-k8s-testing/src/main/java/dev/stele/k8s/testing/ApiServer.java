@@ -73,6 +73,9 @@ import org.jspecify.annotations.Nullable;
  *   <li><b>SelfSubjectRulesReview</b>: every verb on every resource. The server authorizes
  *       everything (no RBAC), and says so to a client that asks what it may do (java-operator-sdk's
  *       leader election asks about Leases before it starts).
+ *   <li><b>{@code pods/exec}</b>: a WebSocket upgrade speaking the channel protocol, where what a
+ *       command does in a container is what the test says ({@link #onExec}); a missing pod or
+ *       container is refused as a real server refuses it ({@link ExecEndpoint}).
  * </ul>
  *
  * <p>Simplified, compared with a real server: one owner per field is not tracked across managers
@@ -129,6 +132,7 @@ public final class ApiServer implements Closeable {
   public static final String STELE_GROUP = "stele.dev";
 
   private final KubernetesMockServer server;
+  private final ExecEndpoint exec = new ExecEndpoint();
   private final Dispatcher dispatcher;
 
   /** A server on a free port of the loopback interface. */
@@ -147,7 +151,7 @@ public final class ApiServer implements Closeable {
    * are created.
    */
   public ApiServer(int port, Set<String> installed) {
-    dispatcher = new Dispatcher(Set.copyOf(installed));
+    dispatcher = new Dispatcher(Set.copyOf(installed), exec);
     server =
         new KubernetesMockServer(
             new Context(), new MockWebServer(), new HashMap<>(), dispatcher, false);
@@ -185,9 +189,18 @@ public final class ApiServer implements Closeable {
     return "http://" + server.getHostName() + ":" + server.getPort();
   }
 
+  /**
+   * What running a command in a container does from now on ({@code pods/exec}). Until a test says,
+   * every command fails as one a container lacks does (exit code 127).
+   */
+  public void onExec(ExecHandler handler) {
+    exec.handler(handler);
+  }
+
   @Override
   public void close() {
     server.destroy();
+    exec.close();
   }
 
   private static final class Dispatcher extends KubernetesCrudDispatcher {
@@ -204,8 +217,11 @@ public final class ApiServer implements Closeable {
 
     private volatile Duration establishDelay = Duration.ZERO;
 
-    Dispatcher(Set<String> installed) {
+    private final ExecEndpoint exec;
+
+    Dispatcher(Set<String> installed, ExecEndpoint exec) {
       this.installed = installed;
+      this.exec = exec;
     }
 
     @Override
@@ -251,6 +267,9 @@ public final class ApiServer implements Closeable {
     private MockResponse handle(RecordedRequest request) {
       String path = request.getPath();
       String bare = path.contains("?") ? path.substring(0, path.indexOf('?')) : path;
+      if (ExecEndpoint.matches(request.getMethod(), bare)) {
+        return exec.answer(request, bare, this::handleGet);
+      }
       if (request.getMethod().equals("GET")) {
         MockResponse discovery = discovery(bare);
         if (discovery != null) {

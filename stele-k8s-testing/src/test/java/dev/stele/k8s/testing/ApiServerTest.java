@@ -3,24 +3,34 @@ package dev.stele.k8s.testing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.ConfigMapBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinition;
 import io.fabric8.kubernetes.api.model.apiextensions.v1.CustomResourceDefinitionBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.ExecWatch;
 import io.fabric8.kubernetes.client.dsl.base.ResourceDefinitionContext;
+import java.io.ByteArrayOutputStream;
+import java.net.HttpURLConnection;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * What the test API server adds to fabric8's CRUD mock: apply patches, discovery, and CRDs that are
- * Established before their custom resources are served.
+ * What the test API server adds to fabric8's CRUD mock: apply patches, discovery, CRDs that are
+ * Established before their custom resources are served, set-based selectors, exec.
  */
 class ApiServerTest {
   final ApiServer server = new ApiServer();
@@ -292,5 +302,114 @@ class ApiServerTest {
 
   static java.util.List<String> names(java.util.List<ConfigMap> items) {
     return items.stream().map(c -> c.getMetadata().getName()).toList();
+  }
+
+  void pod(String name, String... containers) {
+    var spec = new PodBuilder().withNewMetadata().withName(name).withNamespace("ns").endMetadata();
+    var containerSpec = spec.withNewSpec();
+    for (String c : containers) {
+      containerSpec.addNewContainer().withName(c).withImage("busybox").endContainer();
+    }
+    client.resource(containerSpec.endSpec().build()).create();
+  }
+
+  /** Exit code, stdout, stderr of {@code argv} run in {@code container} of pod {@code pod}. */
+  record Ran(int code, String out, String err) {}
+
+  Ran exec(String pod, String container, String... argv) throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    try (ExecWatch watch =
+        client
+            .pods()
+            .inNamespace("ns")
+            .withName(pod)
+            .inContainer(container)
+            .writingOutput(out)
+            .writingError(err)
+            .exec(argv)) {
+      int code = watch.exitCode().get(10, TimeUnit.SECONDS);
+      return new Ran(
+          code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+  }
+
+  @Test
+  void execRunsTheArgvAsSentInTheNamedContainerAndReturnsItsOutputAndExitCode() throws Exception {
+    pod("db", "sidecar", "main");
+    List<String> seen = new CopyOnWriteArrayList<>();
+    server.onExec(
+        (pod, container, argv) -> {
+          seen.add(pod.getMetadata().getName() + "/" + container + " " + argv);
+          return argv.get(0).equals("fail")
+              ? ExecResult.exit(3, "no luck")
+              : new ExecResult("flushed\n", "a warning", 0, Duration.ZERO);
+        });
+
+    assertThat(exec("db", "main", "/bin/flush", "a b", "$HOME; rm -rf /"))
+        .isEqualTo(new Ran(0, "flushed\n", "a warning"));
+    assertThat(exec("db", "sidecar", "fail")).isEqualTo(new Ran(3, "", "no luck"));
+    assertThat(seen)
+        .containsExactly("db/main [/bin/flush, a b, $HOME; rm -rf /]", "db/sidecar [fail]");
+  }
+
+  @Test
+  void aCommandNoHandlerKnowsFailsAsAMissingExecutableDoes() throws Exception {
+    pod("db", "main");
+
+    Ran ran = exec("db", "main", "pg_dump");
+
+    assertThat(ran.code()).isEqualTo(127);
+    assertThat(ran.err()).contains("\"pg_dump\": executable file not found");
+  }
+
+  @Test
+  void aDelayedCommandAnswersOnlyAfterItsDelay() throws Exception {
+    pod("db", "main");
+    server.onExec((pod, container, argv) -> ExecResult.ok("done").after(Duration.ofMillis(400)));
+
+    long start = System.nanoTime();
+    Ran ran = exec("db", "main", "sleep");
+
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .isGreaterThanOrEqualTo(Duration.ofMillis(400));
+    assertThat(ran).isEqualTo(new Ran(0, "done", ""));
+  }
+
+  @Test
+  void execIntoAMissingPodOrContainerIsRefusedBeforeAnyUpgradeAsARealServerRefusesIt()
+      throws Exception {
+    pod("db", "main", "sidecar");
+    server.onExec((pod, container, argv) -> ExecResult.ok("never"));
+
+    assertThat(rawExec("nope", "&container=main")).isEqualTo("404 pods \"nope\" not found");
+    assertThat(rawExec("db", "&container=other"))
+        .isEqualTo("400 container other is not valid for pod db");
+    assertThat(rawExec("db", ""))
+        .isEqualTo(
+            "400 a container name must be specified for pod db, choose one of: main sidecar");
+    assertThatThrownBy(() -> exec("nope", "main", "true"))
+        .isInstanceOfSatisfying(
+            KubernetesClientException.class, e -> assertThat(e.getCode()).isEqualTo(404));
+  }
+
+  /** The code and message of a plain GET of the exec URL (fabric8's client looks first itself). */
+  private String rawExec(String pod, String container) throws Exception {
+    HttpURLConnection c =
+        (HttpURLConnection)
+            URI.create(
+                    server.url()
+                        + "/api/v1/namespaces/ns/pods/"
+                        + pod
+                        + "/exec?command=true&stdout=true"
+                        + container)
+                .toURL()
+                .openConnection();
+    try {
+      int code = c.getResponseCode();
+      return code + " " + new ObjectMapper().readTree(c.getErrorStream()).get("message").asText();
+    } finally {
+      c.disconnect();
+    }
   }
 }

@@ -14,6 +14,8 @@ import dev.stele.k8s.api.LabelSelectors;
 import dev.stele.k8s.api.PodVolumeBackup;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
+import dev.stele.operator.hook.HookReport;
+import dev.stele.operator.hook.HookRunner;
 import dev.stele.operator.kube.Discovery;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
@@ -46,7 +48,9 @@ import org.slf4j.LoggerFactory;
  * <ol>
  *   <li><b>New</b>: once the repository is Ready, the selected API resources are collected into the
  *       resources part (see {@link BackupSnapshots}) and one {@link PodVolumeBackup} is created per
- *       selected pod volume ({@link VolumeSelection}, {@link VolumeRequests}), owned by the Backup.
+ *       selected pod volume ({@link VolumeSelection}, {@link VolumeRequests}), owned by the Backup;
+ *       the pods' pre hooks run in between, their post hooks before the manifest ({@link
+ *       PodHooks}).
  *   <li><b>InProgress</b> at the start of a pass was left mid-collection by a process that stopped:
  *       completed from its manifest if one exists, otherwise Failed with that reason (it is never
  *       collected twice).
@@ -74,12 +78,14 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   private final Settings settings;
   private final Repositories repositories;
   private final VolumeRequests requests;
+  private final HookRunner hooks;
 
   public BackupReconciler(KubernetesClient client, Settings settings) {
     super(client, new Events(client, settings.clock()), BackupStatus::new);
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
     this.requests = new VolumeRequests(client);
+    this.hooks = new HookRunner(client, settings.clock());
   }
 
   @Override
@@ -145,6 +151,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
     status.expiration = started.plus(ttl).toString();
     Backup backup = pass.write();
     status = pass.status();
+    PodHooks podHooks = podHooks(backup);
     try (Repository repo = repositories.open(bslr)) {
       BackupSnapshots snapshots = new BackupSnapshots(repo, settings.clock());
       if (snapshots.manifestOf(BackupRun.uid(backup)) != null) {
@@ -159,16 +166,18 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       try {
         part =
             snapshots.writeResources(
-                BackupRun.of(backup), new ResourceCollector(client, types, repo));
+                BackupRun.of(backup), new ResourceCollector(client, types, repo), podHooks::pre);
       } catch (IOException | RuntimeException e) {
         LOG.warn("backup {} failed", backup.getMetadata().getName(), e);
-        return fail(pass, "collecting resources: " + e.getMessage(), e);
+        return fail(pass, "collecting resources: " + e.getMessage(), e, podHooks);
       }
       var collected = part.collected();
       status.resourcesSnapshotID = part.id().hex();
       status.items = collected.items();
       status.warnings = part.warnings().size();
-      status.errors = collected.errors().size();
+      status.errors = part.errors().size();
+      count(pass, part.pre().report());
+      status.postHookPods = part.pre().postPods().isEmpty() ? null : part.pre().postPods();
       List<VolumeSelection.PodVolume> volumes = part.volumes();
       if (volumes.isEmpty()) {
         return complete(pass, snapshots, List.of());
@@ -184,7 +193,7 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       pass.write(Events.NORMAL, WAITING_FOR_VOLUMES.value(), status.message);
       return settings.recheck();
     } catch (IOException | InvalidResourceException | RuntimeException e) {
-      return fail(pass, "repository " + status.repository + ": " + e.getMessage(), e);
+      return fail(pass, "repository " + status.repository + ": " + e.getMessage(), e, podHooks);
     }
   }
 
@@ -222,16 +231,19 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
   /** Writes the manifest (unless a pass before a restart did) and ends the backup. */
   private Duration complete(
       Pass<Backup, BackupStatus> pass, BackupSnapshots snapshots, List<PodVolumeBackup> volumes) {
-    BackupStatus status = pass.status();
     BackupSnapshots.Written written;
     try {
       SnapshotCatalog.Entry existing = snapshots.manifestOf(BackupRun.uid(pass.resource()));
       if (existing != null) {
         return fromManifest(pass, existing);
       }
+      HookReport post = postHooks(pass);
       written =
           snapshots.writeBackup(
-              BackupRun.of(pass.resource()), Id.parse(status.resourcesSnapshotID), volumes);
+              BackupRun.of(pass.resource()),
+              Id.parse(pass.status().resourcesSnapshotID),
+              volumes,
+              post);
     } catch (IOException | RuntimeException e) {
       LOG.warn("backup {}: manifest not written", pass.resource().getMetadata().getName(), e);
       return fail(
@@ -239,8 +251,47 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
           "writing the backup manifest failed, so the backup does not exist: " + e.getMessage(),
           e);
     }
-    BackupResult.Ending end = BackupResult.of(status, written);
+    BackupResult.Ending end = BackupResult.of(pass.status(), written);
     return finish(pass, end.phase(), end.message());
+  }
+
+  private PodHooks podHooks(Backup backup) {
+    return new PodHooks(client, hooks, backup.getSpec() == null ? null : backup.getSpec().hooks);
+  }
+
+  /**
+   * Runs the post hooks of the pods the pre hooks left for them, at most once: the status says they
+   * started before the first runs, so an operator restarted after never runs them again (and says
+   * it cannot know what they did).
+   */
+  private HookReport postHooks(Pass<Backup, BackupStatus> pass) {
+    List<String> pods = pass.status().postHookPods;
+    if (pods == null || pods.isEmpty()) {
+      return HookReport.NONE;
+    }
+    if (Boolean.TRUE.equals(pass.status().postHooksStarted)) {
+      return HookReport.warning(
+          "the post hooks of "
+              + String.join(", ", pods)
+              + " were started by an operator that stopped before the backup was written: they"
+              + " are not run again, and what they did is not known");
+    }
+    pass.status().postHooksStarted = true;
+    pass.write();
+    HookReport report = podHooks(pass.resource()).post(pods);
+    count(pass, report);
+    return report;
+  }
+
+  /** Adds what {@code report} did to the status' hook counts, and records an Event per failure. */
+  private void count(Pass<Backup, BackupStatus> pass, HookReport report) {
+    if (report.attempted() == 0 && report.failures().isEmpty()) {
+      return;
+    }
+    pass.status().hookStatus = report.addTo(pass.status().hookStatus);
+    for (String failure : report.failures()) {
+      pass.event(Events.WARNING, "HookFailed", failure);
+    }
   }
 
   /** InProgress, found by a pass: complete the backup from its manifest, or fail it. */
@@ -283,6 +334,29 @@ public final class BackupReconciler extends PhasedReconciler<Backup, BackupStatu
       throw new Stopping.Stopped(cause);
     }
     return finish(pass, FAILED, message);
+  }
+
+  /**
+   * {@link #fail(Pass, String, Throwable)}, after the post hooks of the pods whose pre hooks ran
+   * (what a pre hook froze is thawed even when the backup fails).
+   */
+  private Duration fail(
+      Pass<Backup, BackupStatus> pass, String message, Throwable cause, PodHooks podHooks) {
+    PodHooks.Pre ran = podHooks.ran();
+    if (Stopping.explains(cause) || ran == null || ran.postPods().isEmpty()) {
+      return fail(pass, message, cause);
+    }
+    count(pass, ran.report());
+    HookReport post = podHooks.post(ran.postPods());
+    count(pass, post);
+    return finish(
+        pass,
+        FAILED,
+        message
+            + "; the post hooks of "
+            + String.join(", ", ran.postPods())
+            + " ran"
+            + (post.failures().isEmpty() ? "" : ": " + String.join("; ", post.failures())));
   }
 
   private Duration finish(Pass<Backup, BackupStatus> pass, RunPhase phase, String message) {

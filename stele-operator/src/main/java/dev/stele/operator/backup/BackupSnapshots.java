@@ -5,6 +5,7 @@ import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
+import dev.stele.operator.hook.HookReport;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -12,6 +13,7 @@ import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.snapshot.Tree;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -22,6 +24,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A backup's snapshots in its repository (the layout is {@link BackupDocument}'s).
@@ -56,25 +59,49 @@ final class BackupSnapshots {
 
   /**
    * The resources part, written: what was collected, the pod volumes selected from the pods
-   * collected, and every warning of both.
+   * collected (less those of pods whose pre hooks failed), what the pre hooks did, and every
+   * warning and error of all three.
    */
   record Part(
       Id id,
       ResourceCollector.Result collected,
       List<VolumeSelection.PodVolume> volumes,
-      List<String> warnings) {}
+      PodHooks.Pre pre,
+      List<String> warnings,
+      List<String> errors) {}
 
   /**
-   * Collects the resources {@code backup} selects, selects the volumes of its pods, and writes both
-   * as the resources part.
+   * Collects the resources {@code backup} selects, selects the volumes of its pods, runs the pods'
+   * pre hooks ({@code preHooks}), and writes all three as the resources part.
    */
-  Part writeResources(BackupRun backup, ResourceCollector collector) throws IOException {
+  Part writeResources(
+      BackupRun backup,
+      ResourceCollector collector,
+      Function<List<GenericKubernetesResource>, PodHooks.Pre> preHooks)
+      throws IOException {
     var spec = backup.spec();
     try (SmallSnapshot snapshot =
         SmallSnapshot.start(repo, 2, backup.started(), backup.expires())) {
       ResourceCollector.Result r = collector.collect(spec, snapshot.writer());
       List<String> warnings = new ArrayList<>(r.warnings());
-      List<VolumeSelection.PodVolume> volumes = VolumeSelection.select(r.pods(), spec, warnings);
+      List<VolumeSelection.PodVolume> selected = VolumeSelection.select(r.pods(), spec, warnings);
+      PodHooks.Pre pre = preHooks.apply(r.pods());
+      List<VolumeSelection.PodVolume> volumes = pre.keep(selected);
+      warnings.addAll(pre.report().warnings());
+      List<String> errors = new ArrayList<>(r.errors());
+      errors.addAll(pre.report().errors());
+      for (VolumeSelection.PodVolume v : selected) {
+        if (!volumes.contains(v)) {
+          errors.add(
+              "volume "
+                  + v.namespace()
+                  + "/"
+                  + v.pod()
+                  + "/"
+                  + v.volume()
+                  + " not backed up: the pod's pre hook failed");
+        }
+      }
       BackupDocument doc =
           new BackupDocument(
               BackupDocument.VERSION,
@@ -88,7 +115,7 @@ final class BackupSnapshots {
               backup.expires().toString(),
               r.items(),
               warnings,
-              r.errors(),
+              errors,
               null,
               List.of());
       StringBuilder log = new StringBuilder();
@@ -101,9 +128,10 @@ final class BackupSnapshots {
               + r.pulledIn().size()
               + " taken because collected objects need them");
       r.pulledIn().forEach(p -> line(log, "took " + p));
+      pre.report().log().forEach(l -> line(log, l));
       line(log, volumes.size() + " pod volumes selected");
       warnings.forEach(w -> line(log, "warning: " + w));
-      r.errors().forEach(e -> line(log, "error: " + e));
+      errors.forEach(e -> line(log, "error: " + e));
       TreeBuilder root = snapshot.root();
       root.file(BackupDocument.FILE, doc.encode(), snapshot.writer());
       root.file(
@@ -111,9 +139,9 @@ final class BackupSnapshots {
       root.subtree(BackupDocument.RESOURCES, r.tree());
       var labels = BackupLabels.part(backup.name(), backup.namespace(), backup.uid()).toMap();
       var counts =
-          new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), r.errors().size());
+          new SmallSnapshot.Counts(r.items(), r.dirs(), r.bytes(), r.itemsNew(), errors.size());
       Id id = snapshot.write("/", List.of(SteleApi.RESOURCES_TAG), labels, counts, null).id();
-      return new Part(id, r, volumes, List.copyOf(warnings));
+      return new Part(id, r, volumes, pre, List.copyOf(warnings), List.copyOf(errors));
     }
   }
 
@@ -121,11 +149,12 @@ final class BackupSnapshots {
   record Written(SnapshotCatalog.Entry entry, BackupDocument document) {}
 
   /**
-   * Writes the backup's manifest from its resources part and its volumes' requests (finished,
-   * completed or failed). The phase is Completed, or PartiallyFailed when an object or a volume
-   * could not be backed up.
+   * Writes the backup's manifest from its resources part, its volumes' requests (finished,
+   * completed or failed) and what its post hooks did. The phase is Completed, or PartiallyFailed
+   * when an object or a volume could not be backed up or a Fail hook failed.
    */
-  Written writeBackup(BackupRun backup, Id resourcesPart, List<PodVolumeBackup> requests)
+  Written writeBackup(
+      BackupRun backup, Id resourcesPart, List<PodVolumeBackup> requests, HookReport post)
       throws IOException {
     Integer expected = backup.volumes();
     SnapshotManifest part = catalog.read(resourcesPart);
@@ -183,6 +212,10 @@ final class BackupSnapshots {
         line(log, "error: " + what + ": " + why);
       }
     }
+    post.log().forEach(l -> line(log, l));
+    errors.addAll(post.errors());
+    List<String> warnings = new ArrayList<>(sofar.warnings());
+    warnings.addAll(post.warnings());
     RunPhase phase = errors.isEmpty() ? RunPhase.COMPLETED : RunPhase.PARTIALLY_FAILED;
     Instant now = clock.instant();
     line(log, "backup " + phase + " at " + now);
@@ -198,7 +231,7 @@ final class BackupSnapshots {
             now.toString(),
             sofar.expiration(),
             sofar.items(),
-            sofar.warnings(),
+            warnings,
             errors,
             resourcesPart.hex(),
             volumes);
@@ -225,7 +258,7 @@ final class BackupSnapshots {
                   phase,
                   backup.expires(),
                   sofar.items(),
-                  sofar.warnings().size(),
+                  warnings.size(),
                   errors.size())
               .toMap();
       var stats = part.stats();

@@ -1,12 +1,16 @@
 package dev.stele.operator.restore;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.stele.k8s.api.PodRef;
 import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.backup.BackupDocument;
+import dev.stele.operator.hook.RestoreHookSpecs;
+import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -111,6 +115,7 @@ final class ObjectRestorer {
         continue;
       }
       List<String> fill = o.isPod() ? fill(o, doc, volumes) : List.of();
+      boolean execHooks = o.isPod() && hooks(o, doc);
       if (!fill.isEmpty()) {
         VolumeFilling.addWaitContainer(doc, fill, restore.getMetadata().getUid(), image);
       }
@@ -123,6 +128,14 @@ final class ObjectRestorer {
       }
       if (created != null && !fill.isEmpty()) {
         request(o, created, fill, volumes.get(o.namespace() + "/" + o.name()));
+      }
+      if (created != null && execHooks) {
+        outcome.hookPods.add(
+            new Outcome.HookPod(
+                created.getMetadata().getNamespace(),
+                created.getMetadata().getName(),
+                o.namespace(),
+                false));
       }
     }
   }
@@ -174,6 +187,48 @@ final class ObjectRestorer {
       outcome.item(o, ns == null ? name : ns + "/" + name, RestoreDocument.FAILED, e.getMessage());
       return null;
     }
+  }
+
+  /**
+   * Adds the restore hooks' init containers to a pod about to be restored, before its own (the wait
+   * container, added after, goes before them all, so they see the restored volumes); returns
+   * whether the pod has post-restore exec hooks to run once it runs.
+   */
+  private boolean hooks(BackedUpObject pod, ObjectNode doc) {
+    JsonNode meta = doc.path("metadata");
+    Map<String, String> labels = strings(meta.path("labels"));
+    Map<String, String> annotations = strings(meta.path("annotations"));
+    var spec = restore.getSpec().hooks;
+    String what = "pod " + pod.namespace() + "/" + pod.name();
+    try {
+      List<Container> init =
+          RestoreHookSpecs.initContainers(pod.namespace(), labels, annotations, spec);
+      if (!init.isEmpty()) {
+        ArrayNode containers = JSON.createArrayNode();
+        init.forEach(c -> containers.add(JSON.valueToTree(c)));
+        doc.withObjectProperty("spec").path("initContainers").forEach(containers::add);
+        doc.withObjectProperty("spec").set("initContainers", containers);
+        outcome.log(
+            what
+                + ": init containers "
+                + init.stream().map(Container::getName).toList()
+                + " added by restore hooks");
+      }
+    } catch (IllegalArgumentException e) {
+      outcome.error(what + ": init hook not added: " + e.getMessage());
+    }
+    try {
+      return !RestoreHookSpecs.execHooks(pod.namespace(), labels, annotations, spec).isEmpty();
+    } catch (IllegalArgumentException e) {
+      outcome.error(what + ": post-restore hooks not run: " + e.getMessage());
+      return false;
+    }
+  }
+
+  private static Map<String, String> strings(JsonNode object) {
+    Map<String, String> out = new HashMap<>();
+    object.properties().forEach(e -> out.put(e.getKey(), e.getValue().asText()));
+    return out;
   }
 
   /** The completed volumes of each pod, by {@code namespace/pod} as backed up. */

@@ -29,6 +29,12 @@ final class Outcome {
   /** A volume the node agent was asked to fill. */
   record Requested(String namespace, String pod, String volume, String snapshotID, String name) {}
 
+  /**
+   * A restored pod whose post-restore exec hooks are to run ({@link PostRestoreHooks}); {@code
+   * started} once they began.
+   */
+  record HookPod(String namespace, String pod, String backedUpIn, boolean started) {}
+
   final String backupName;
   final String backupSnapshot;
   final String repository;
@@ -36,6 +42,7 @@ final class Outcome {
   final String started;
   final List<RestoreDocument.Item> objects = new ArrayList<>();
   final List<Requested> volumes = new ArrayList<>();
+  final List<HookPod> hookPods = new ArrayList<>();
   final List<String> warnings = new ArrayList<>();
   final List<String> errors = new ArrayList<>();
   final List<String> log = new ArrayList<>();

@@ -42,6 +42,10 @@ final class ProgressRecord {
             .toList();
     p.log = budget.take(outcome.log, ProgressRecord::size);
     p.volumeRequests = outcome.volumes.stream().map(ProgressRecord::request).toList();
+    p.hookPods =
+        outcome.hookPods.isEmpty()
+            ? null
+            : outcome.hookPods.stream().map(ProgressRecord::hookPod).toList();
     p.note =
         !budget.exceeded
             ? outcome.note
@@ -99,6 +103,7 @@ final class ProgressRecord {
     outcome.objects.addAll(list(p.objects, ProgressRecord::item));
     outcome.log.addAll(list(p.log, Function.identity()));
     outcome.volumes.addAll(list(p.volumeRequests, ProgressRecord::requested));
+    outcome.hookPods.addAll(list(p.hookPods, ProgressRecord::hookPod));
     return outcome;
   }
 
@@ -171,6 +176,19 @@ final class ProgressRecord {
     p.snapshotID = r.snapshotID();
     p.name = r.name();
     return p;
+  }
+
+  private static RestoreProgress.HookPod hookPod(Outcome.HookPod h) {
+    RestoreProgress.HookPod p = new RestoreProgress.HookPod();
+    p.namespace = h.namespace();
+    p.pod = h.pod();
+    p.backedUpIn = h.backedUpIn();
+    p.started = h.started() ? Boolean.TRUE : null;
+    return p;
+  }
+
+  private static Outcome.HookPod hookPod(RestoreProgress.HookPod p) {
+    return new Outcome.HookPod(p.namespace, p.pod, p.backedUpIn, Boolean.TRUE.equals(p.started));
   }
 
   private static Outcome.Requested requested(RestoreProgress.VolumeRequest p) {

@@ -14,6 +14,7 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RestoreStatus;
 import dev.stele.k8s.api.RunPhase;
+import dev.stele.operator.hook.HookRunner;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.PhasedReconciler;
@@ -60,6 +61,7 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
   private final Settings settings;
   private final Repositories repositories;
   private final Duration crdTimeout;
+  private final PostRestoreHooks postHooks;
 
   public RestoreReconciler(KubernetesClient client, Settings settings) {
     this(client, settings, CrdReadiness.TIMEOUT);
@@ -71,6 +73,8 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
     this.settings = settings;
     this.repositories = new Repositories(client, settings);
     this.crdTimeout = crdTimeout;
+    this.postHooks =
+        new PostRestoreHooks(client, new HookRunner(client, settings.clock()), settings.clock());
   }
 
   @Override
@@ -175,12 +179,17 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
               + e.getMessage());
     }
     outcome.countInto(pass.status());
-    if (outcome.volumes.isEmpty()) {
+    if (outcome.volumes.isEmpty() && outcome.hookPods.isEmpty()) {
       return end(pass, outcome, repo, List.of(), null);
     }
     RestoreStatus status = pass.status();
     status.progress = ProgressRecord.of(outcome);
     status.phase = WAITING_FOR_VOLUMES;
+    if (outcome.volumes.isEmpty()) {
+      status.message = "waiting for " + outcome.hookPods.size() + " pods' post-restore hooks";
+      pass.write();
+      return awaitVolumes(pass);
+    }
     status.volumes = outcome.volumes.size();
     status.volumesCompleted = 0;
     status.volumesFailed = 0;
@@ -199,6 +208,19 @@ public final class RestoreReconciler extends PhasedReconciler<Restore, RestoreSt
     status.volumesFailed = progress.failed();
     if (!progress.done()) {
       return waitFor(pass, progress.message());
+    }
+    if (!outcome.hookPods.isEmpty()) {
+      int before = outcome.hookPods.size();
+      String waiting = postHooks.advance(pass, outcome);
+      outcome.countInto(pass.status());
+      if (waiting != null) {
+        if (outcome.hookPods.size() != before) {
+          pass.status().progress = ProgressRecord.of(outcome);
+          pass.status().message = waiting;
+          pass.write();
+        }
+        return waitFor(pass, waiting);
+      }
     }
     if (outcome.repository == null) {
       return end(pass, outcome, null, progress.volumes(), "its repository is not known");
