@@ -12,6 +12,7 @@ import dev.stele.k8s.api.Restore;
 import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.k8s.testing.ExecResult;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.nodeagent.NodeSettings;
 import dev.stele.operator.nodeagent.PodVolumeBackupReconciler;
@@ -28,9 +29,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,20 +40,22 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Issue 13's proof: an application that needs cluster-scoped objects (a CRD and a custom resource
  * of it, a ServiceAccount bound by a ClusterRoleBinding to a ClusterRole, a claim with its volume
- * and class: {@link ClusterWorld}) and a database-like pod with a pod volume is backed up in
- * cluster A and restored into cluster B, which is empty but for the same location and repository
- * password and got the backup by sync. Two test API servers are the clusters, a directory the
- * bucket, {@link FakeKubelet}s the nodes; the reconcilers and node agents are called pass by pass.
- * Cluster B takes a moment to establish a CRD, as a real one does, so a custom resource created too
- * early fails.
+ * and class: {@link ClusterWorld}) and a database-like pod with a pod volume, frozen by a
+ * pre-backup hook and thawed by a post-backup hook, is backed up in cluster A and restored into
+ * cluster B, which is empty but for the same location and repository password and got the backup by
+ * sync. Two test API servers are the clusters, a directory the bucket, {@link FakeKubelet}s the
+ * nodes; the reconcilers and node agents are called pass by pass. Cluster B takes a moment to
+ * establish a CRD, as a real one does, so a custom resource created too early fails.
  */
 class ApplicationMoveTest {
   /**
-   * The annotations of the database pod. The pre-backup hook that quiesces the database (issue 13
-   * item 3, another part of the work) belongs here, for example {@code
-   * pre.hook.backup.velero.io/command}.
+   * The database pod's hooks: freeze its file system before its volume is read, thaw it after
+   * (Velero's annotations; commands as JSON arrays, never run through a shell).
    */
-  static final Map<String, String> DB_HOOK_ANNOTATIONS = new HashMap<>();
+  static final Map<String, String> DB_HOOK_ANNOTATIONS =
+      Map.of(
+          "pre.hook.backup.velero.io/command", "[\"/sbin/fsfreeze\", \"--freeze\", \"/data\"]",
+          "post.hook.backup.velero.io/command", "[\"/sbin/fsfreeze\", \"--unfreeze\", \"/data\"]");
 
   @TempDir Path base;
   final ApiServer serverA = new ApiServer();
@@ -82,6 +85,10 @@ class ApplicationMoveTest {
     }
   }
 
+  static String container(Pod pod) {
+    return pod.getSpec().getContainers().get(0).getName();
+  }
+
   static NodeSettings node(FakeKubelet kubelet) {
     return new NodeSettings(kubelet.node, kubelet.root, Duration.ofMillis(100), Duration.ZERO);
   }
@@ -107,6 +114,27 @@ class ApplicationMoveTest {
                 });
     Path data = kubeletA.volumeDir(db, "data");
     new RandomTree(13).files(40).writeTo(data);
+    // What the database's container is asked to run, and how far its volume's backup was then.
+    List<String> ran = new CopyOnWriteArrayList<>();
+    serverA.onExec(
+        (pod, container, argv) -> {
+          ran.add(
+              pod.getMetadata().getName()
+                  + "/"
+                  + container
+                  + " "
+                  + argv
+                  + " volumes: "
+                  + clientA
+                      .resources(PodVolumeBackup.class)
+                      .inNamespace(NS)
+                      .list()
+                      .getItems()
+                      .stream()
+                      .map(v -> v.getStatus() == null ? "-" : String.valueOf(v.getStatus().phase))
+                      .toList());
+          return ExecResult.ok("");
+        });
 
     a.backup("app", Lifecycle.appSpec("24h"));
     assertThat(a.reconcileBackup("app").getStatus().phase).isEqualTo(RunPhase.WAITING_FOR_VOLUMES);
@@ -120,6 +148,13 @@ class ApplicationMoveTest {
     assertThat(backedUp.getStatus().phase)
         .as(backedUp.getStatus().message)
         .isEqualTo(RunPhase.COMPLETED);
+    // Frozen before its volume was asked for, thawed once it was read.
+    assertThat(ran)
+        .containsExactly(
+            "db/" + container(db) + " [/sbin/fsfreeze, --freeze, /data] volumes: []",
+            "db/" + container(db) + " [/sbin/fsfreeze, --unfreeze, /data] volumes: [Completed]");
+    assertThat(backedUp.getStatus().hookStatus.hooksAttempted).isEqualTo(2);
+    assertThat(backedUp.getStatus().hookStatus.hooksFailed).isZero();
 
     // Cluster B: empty; the same location and password; a CRD takes a moment to be Established.
     serverB.establishAfter(Duration.ofSeconds(2));
