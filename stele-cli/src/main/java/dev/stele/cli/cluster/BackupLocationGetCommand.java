@@ -12,7 +12,7 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code stele backup-location get [NAME...]}: one line per BackupStorageLocation, in Velero's
- * columns; {@code -o wide} adds the lock and what the operator found at the bucket.
+ * columns; {@code -o wide} adds the protection, the lock and what the operator found at the bucket.
  */
 @Command(name = "get", description = "List BackupStorageLocations, or show the named ones.")
 final class BackupLocationGetCommand extends ClusterCommand {
@@ -39,6 +39,7 @@ final class BackupLocationGetCommand extends ClusterCommand {
                 "LAST VALIDATED",
                 "ACCESS MODE",
                 "DEFAULT",
+                "PROTECTION",
                 "LOCK",
                 "VERSIONING",
                 "BUCKET RULE",
@@ -58,6 +59,7 @@ final class BackupLocationGetCommand extends ClusterCommand {
           Format.apiTime(s.lastValidationTime),
           spec.access(),
           name.equals("default"),
+          s.protection != null ? s.protection : "-",
           s.lock != null ? s.lock : "-",
           s.versioning != null ? s.versioning : "-",
           s.defaultRetention != null ? s.defaultRetention : "-",

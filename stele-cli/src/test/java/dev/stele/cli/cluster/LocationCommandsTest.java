@@ -172,6 +172,7 @@ class LocationCommandsTest {
     s.phase = LocationPhase.AVAILABLE;
     s.lastValidationTime = "2030-01-02T03:04:05Z";
     s.lock = "compliance/30d";
+    s.protection = "compliance 30d";
     s.versioning = "Enabled";
     s.defaultRetention = "none";
     bsl.setStatus(s);
@@ -203,9 +204,9 @@ class LocationCommandsTest {
     Cli.Run wide = k8s.run("backup-location", "get", "-o", "wide");
     List<String> wideLines = wide.stdout().lines().toList();
     assertThat(List.of(wideLines.get(0).split(" {2,}")))
-        .endsWith("DEFAULT", "LOCK", "VERSIONING", "BUCKET RULE", "MESSAGE");
+        .endsWith("DEFAULT", "PROTECTION", "LOCK", "VERSIONING", "BUCKET RULE", "MESSAGE");
     assertThat(List.of(wideLines.get(1).split(" {2,}")))
-        .endsWith("false", "compliance/30d", "Enabled", "none");
+        .endsWith("false", "compliance 30d", "compliance/30d", "Enabled", "none");
 
     Cli.Run json = k8s.run("backup-location", "get", "primary", "-o", "json");
     assertThat(json.stdout()).contains("\"kind\" : \"BackupStorageLocation\"");
