@@ -8,6 +8,7 @@ open module dev.stele.cli {
   requires dev.stele.core;
   requires dev.stele.operator;
   requires dev.stele.s3;
+  requires dev.stele.server;
   requires ch.qos.logback.classic;
   requires ch.qos.logback.core;
   requires com.fasterxml.jackson.databind;

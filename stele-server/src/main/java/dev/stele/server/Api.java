@@ -1,0 +1,532 @@
+package dev.stele.server;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpHandler;
+import dev.stele.blob.BlobNotFoundException;
+import dev.stele.k8s.api.SteleApi;
+import dev.stele.repo.ChunkType;
+import dev.stele.repo.Id;
+import dev.stele.repo.Location;
+import dev.stele.repo.Repository;
+import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.FileName;
+import dev.stele.snapshot.Node;
+import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.snapshot.SnapshotCatalog;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.NoSuchFileException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The HTTP API under {@code /api/v1/} (docs/server.md), and {@code /healthz}. Every request but
+ * login and health needs a session; every snapshot, path, tree and chunk is looked up among what
+ * the user's rules allow, so that one not theirs is answered exactly as one that does not exist.
+ * Each request ends with one audit line.
+ */
+final class Api implements HttpHandler {
+  static final String COOKIE = "stele_session";
+  static final String CSRF_HEADER = "X-CSRF-Token";
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .setDefaultPropertyInclusion(
+              JsonInclude.Value.construct(
+                  JsonInclude.Include.NON_NULL, JsonInclude.Include.NON_NULL));
+  private static final int MAX_BODY = 64 << 10;
+
+  private final Repository repo;
+  private final Users users;
+  private final Sessions sessions;
+  private final Throttle throttle;
+  private final AccessFile access;
+  private final Snapshots snapshots;
+  private final Reachable reachable;
+  private final Audit audit;
+  private final Clock clock;
+
+  Api(
+      Repository repo,
+      Users users,
+      Sessions sessions,
+      Throttle throttle,
+      AccessFile access,
+      Snapshots snapshots,
+      Audit audit,
+      Clock clock) {
+    this.repo = repo;
+    this.users = users;
+    this.sessions = sessions;
+    this.throttle = throttle;
+    this.access = access;
+    this.snapshots = snapshots;
+    this.reachable = new Reachable(repo);
+    this.audit = audit;
+    this.clock = clock;
+  }
+
+  /** One request as the audit line records it, filled in while it is handled. */
+  private static final class Request {
+    final HttpExchange exchange;
+    final String address;
+    String action = "unknown";
+    @Nullable String user;
+    @Nullable String snapshot;
+    @Nullable String path;
+    long bytes;
+    boolean answered;
+
+    Request(HttpExchange exchange) {
+      this.exchange = exchange;
+      this.address = exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+  }
+
+  /** A logged-in caller: the session, and whether it came as a cookie (so CSRF applies). */
+  private record Caller(Sessions.Session session, boolean cookie) {
+    String user() {
+      return session.user;
+    }
+  }
+
+  @Override
+  public void handle(HttpExchange exchange) throws IOException {
+    Request r = new Request(exchange);
+    exchange.getResponseHeaders().set("Cache-Control", "no-store");
+    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+    String refusal = null;
+    try {
+      if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
+        send(r, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
+        return; // probes every few seconds: not audited
+      }
+      route(r, RequestPath.segments(exchange.getRequestURI()));
+    } catch (Refusal f) {
+      refusal = f.getMessage();
+      if (!r.answered) {
+        f.headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+        sendJson(r, f.status, Map.of("error", f.getMessage()));
+      }
+    } catch (IOException | RuntimeException e) {
+      refusal = "internal error: " + e.getMessage();
+      System.err.println("error: " + r.action + " " + r.path + ": " + e);
+      if (!r.answered) {
+        sendJson(r, 500, Map.of("error", "internal error (the server's log has it)"));
+      }
+    } finally {
+      exchange.close();
+    }
+    audit.write(clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, refusal);
+  }
+
+  private void route(Request r, List<String> s) throws Refusal, IOException {
+    String method = r.exchange.getRequestMethod();
+    if (s.size() < 3 || !s.get(0).equals("api") || !s.get(1).equals("v1")) {
+      throw new Refusal(404, "no such endpoint");
+    }
+    String resource = s.get(2);
+    r.action = resource;
+    if (resource.equals("login")) {
+      expect(method, "POST");
+      login(r);
+      return;
+    }
+    Caller caller = authenticate(r, method);
+    switch (resource) {
+      case "logout" -> {
+        expect(method, "POST");
+        sessions.end(token(r.exchange));
+        sendJson(r, 200, Map.of("user", caller.user()));
+      }
+      case "session" -> {
+        expect(method, "GET");
+        sendJson(
+            r,
+            200,
+            Map.of(
+                "user", caller.user(),
+                "admin", rules().isAdmin(caller.user()),
+                "csrf", caller.session().csrf));
+      }
+      case "snapshots" -> {
+        expect(method, "GET");
+        snapshots(r, caller, s);
+      }
+      case "trees", "chunks" -> {
+        expect(method, "GET");
+        if (s.size() != 4) {
+          throw new Refusal(404, "no such endpoint");
+        }
+        object(r, caller, resource.equals("trees"), s.get(3));
+      }
+      default -> throw new Refusal(404, "no such endpoint");
+    }
+  }
+
+  private static void expect(String method, String allowed) throws Refusal {
+    if (!method.equals(allowed)) {
+      throw new Refusal(405, "method " + method + " not allowed here; use " + allowed);
+    }
+  }
+
+  // ---- login, sessions, CSRF
+
+  /** The login request's body. */
+  record Login(@Nullable String user, @Nullable String password) {}
+
+  private void login(Request r) throws Refusal, IOException {
+    String type = r.exchange.getRequestHeaders().getFirst("Content-Type");
+    if (type == null || !type.toLowerCase(Locale.ROOT).startsWith("application/json")) {
+      throw new Refusal(415, "log in with JSON: {\"user\": …, \"password\": …}");
+    }
+    Login login;
+    try {
+      login = JSON.readValue(r.exchange.getRequestBody().readNBytes(MAX_BODY), Login.class);
+    } catch (com.fasterxml.jackson.core.JacksonException e) {
+      throw new Refusal(400, "log in with JSON: {\"user\": …, \"password\": …}");
+    }
+    String user = login == null ? null : login.user();
+    String password = login == null ? null : login.password();
+    if (user == null || password == null) {
+      throw new Refusal(400, "log in with JSON: {\"user\": …, \"password\": …}");
+    }
+    r.user = user;
+    Duration wait = throttle.wait(user, r.address);
+    if (!wait.isZero()) {
+      long seconds = Math.max(1, (wait.toMillis() + 999) / 1000);
+      throw new Refusal(
+          429,
+          "too many failed logins; try again in " + seconds + " s",
+          Map.of("Retry-After", Long.toString(seconds)));
+    }
+    if (!users.check(user, password)) {
+      throttle.failed(user, r.address);
+      throw new Refusal(401, "wrong user or password");
+    }
+    throttle.succeeded(user, r.address);
+    Sessions.Created created = sessions.create(user);
+    r.exchange
+        .getResponseHeaders()
+        .add(
+            "Set-Cookie",
+            COOKIE + "=" + created.token() + "; Path=/; HttpOnly; Secure; SameSite=Strict");
+    sendJson(
+        r,
+        200,
+        Map.of(
+            "user",
+            user,
+            "token",
+            created.token(),
+            "csrf",
+            created.session().csrf,
+            "expires",
+            created.expires().toString()));
+  }
+
+  private Caller authenticate(Request r, String method) throws Refusal {
+    String header = r.exchange.getRequestHeaders().getFirst("Authorization");
+    boolean cookie = header == null;
+    String token = token(r.exchange);
+    if (token.isEmpty()) {
+      throw new Refusal(401, "log in first (POST /api/v1/login)");
+    }
+    Sessions.Session session = sessions.find(token);
+    if (session == null) {
+      throw new Refusal(401, "session expired or unknown; log in again");
+    }
+    r.user = session.user;
+    if (cookie
+        && !method.equals("GET")
+        && !session.csrfMatches(r.exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
+      throw new Refusal(403, "missing or wrong CSRF token (header " + CSRF_HEADER + ")");
+    }
+    return new Caller(session, cookie);
+  }
+
+  /** The bearer token, else the session cookie's value, else "". */
+  private static String token(HttpExchange exchange) {
+    String header = exchange.getRequestHeaders().getFirst("Authorization");
+    if (header != null) {
+      return header.regionMatches(true, 0, "Bearer ", 0, 7) ? header.substring(7).trim() : "";
+    }
+    for (String cookies : exchange.getRequestHeaders().getOrDefault("Cookie", List.of())) {
+      for (String c : cookies.split(";", -1)) {
+        String kv = c.trim();
+        if (kv.startsWith(COOKIE + "=")) {
+          return kv.substring(COOKIE.length() + 1);
+        }
+      }
+    }
+    return "";
+  }
+
+  // ---- what a user may read
+
+  private AccessRules rules() throws Refusal {
+    try {
+      return access.rules();
+    } catch (IOException e) {
+      throw new Refusal(503, "access rules unreadable: " + e.getMessage());
+    }
+  }
+
+  private List<SnapshotCatalog.Entry> readable(Caller caller) throws Refusal, IOException {
+    AccessRules rules = rules();
+    return snapshots.live().stream()
+        .filter(e -> rules.mayRead(caller.user(), e.manifest()))
+        .toList();
+  }
+
+  /** The readable snapshot {@code spec} names: its full id or a unique prefix. */
+  private SnapshotCatalog.Entry snapshot(Caller caller, String spec) throws Refusal, IOException {
+    List<SnapshotCatalog.Entry> found =
+        readable(caller).stream().filter(e -> e.id().hex().startsWith(spec)).toList();
+    if (spec.length() < 4 || found.isEmpty()) {
+      throw Refusal.notFound("snapshot");
+    }
+    if (found.size() > 1) {
+      throw new Refusal(400, "snapshot prefix " + spec + " is ambiguous; give more of the id");
+    }
+    return found.get(0);
+  }
+
+  // ---- snapshots and their files
+
+  /** A snapshot as the API lists it. */
+  record SnapshotJson(
+      String id,
+      String time,
+      String host,
+      List<String> paths,
+      List<String> tags,
+      @Nullable String backup,
+      @Nullable String namespace,
+      @Nullable String pod,
+      @Nullable String volume,
+      Map<String, String> labels) {
+    static SnapshotJson of(SnapshotCatalog.Entry e) {
+      SnapshotManifest m = e.manifest();
+      Map<String, String> l = m.labels();
+      return new SnapshotJson(
+          e.id().hex(),
+          m.time().toString(),
+          m.host(),
+          m.paths(),
+          m.tags(),
+          l.get(SteleApi.BACKUP_NAME_LABEL),
+          l.get(SteleApi.POD_NAMESPACE_LABEL),
+          l.get(SteleApi.POD_NAME_LABEL),
+          l.get(SteleApi.VOLUME_LABEL),
+          l);
+    }
+  }
+
+  /** An entry of a directory, as ls and stat give it; names in {@link FileName#display} form. */
+  record EntryJson(
+      String name,
+      String path,
+      String type,
+      String mode,
+      int uid,
+      int gid,
+      long size,
+      String mtime,
+      @Nullable String target,
+      @Nullable String tree,
+      @Nullable List<String> chunks) {
+    static EntryJson of(SnapshotBrowser.Entry e, boolean withChunks) {
+      Node n = e.node();
+      return new EntryJson(
+          FileName.display(n.name()),
+          FileName.display(e.path()),
+          n.kind().name().toLowerCase(Locale.ROOT),
+          String.format("%04o", n.mode()),
+          n.uid(),
+          n.gid(),
+          n.size(),
+          Instant.ofEpochSecond(0, n.mtimeNanos()).toString(),
+          n.target() == null ? null : FileName.display(n.target()),
+          n.subtree() == null ? null : n.subtree().hex(),
+          withChunks && n.isFile() ? n.chunks().stream().map(Id::hex).toList() : null);
+    }
+  }
+
+  private void snapshots(Request r, Caller caller, List<String> s) throws Refusal, IOException {
+    if (s.size() == 3) {
+      r.action = "snapshots";
+      sendJson(r, 200, readable(caller).stream().map(SnapshotJson::of).toList());
+      return;
+    }
+    r.snapshot = s.get(3);
+    SnapshotCatalog.Entry snapshot = snapshot(caller, s.get(3));
+    if (s.size() == 4) {
+      r.action = "snapshot";
+      sendJson(r, 200, SnapshotJson.of(snapshot));
+      return;
+    }
+    r.action = s.get(4);
+    r.path = RequestPath.join(s, 5);
+    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    SnapshotBrowser.Entry entry = lookup(browser, snapshot.manifest(), r.path);
+    switch (r.action) {
+      case "ls" -> {
+        if (!entry.node().isDirectory()) {
+          throw new Refusal(400, r.path + " is not a directory");
+        }
+        sendJson(
+            r,
+            200,
+            browser.tree(entry.node()).nodes().stream()
+                .map(n -> EntryJson.of(new SnapshotBrowser.Entry(child(entry.path(), n), n), false))
+                .toList());
+      }
+      case "stat" -> sendJson(r, 200, EntryJson.of(entry, true));
+      case "files" -> download(r, entry.node());
+      default -> throw new Refusal(404, "no such endpoint");
+    }
+  }
+
+  private static String child(String dir, Node n) {
+    return dir.endsWith("/") ? dir + n.name() : dir + "/" + n.name();
+  }
+
+  private static SnapshotBrowser.Entry lookup(
+      SnapshotBrowser browser, SnapshotManifest snapshot, String path) throws Refusal, IOException {
+    try {
+      return browser.lookup(snapshot, path);
+    } catch (NoSuchFileException e) {
+      throw Refusal.notFound("path in the snapshot");
+    } catch (IllegalArgumentException e) {
+      throw new Refusal(400, "path refused: " + e.getMessage());
+    }
+  }
+
+  /** A file's content, or the part of it one Range asks for (206; 416 past the end). */
+  private void download(Request r, Node file) throws Refusal, IOException {
+    if (!file.isFile()) {
+      throw new Refusal(400, r.path + " is not a file");
+    }
+    long size = file.size();
+    String etag = etag(file);
+    var headers = r.exchange.getResponseHeaders();
+    headers.set("Accept-Ranges", "bytes");
+    headers.set("ETag", etag);
+    headers.set(
+        "Content-Disposition",
+        "attachment; filename*=UTF-8''"
+            + URLEncoder.encode(FileName.display(file.name()), StandardCharsets.UTF_8)
+                .replace("+", "%20"));
+    String ifRange = r.exchange.getRequestHeaders().getFirst("If-Range");
+    String header = r.exchange.getRequestHeaders().getFirst("Range");
+    Range range =
+        header == null || (ifRange != null && !ifRange.equals(etag))
+            ? null
+            : Range.parse(header, size);
+    long start = 0;
+    long end = size - 1;
+    int status = 200;
+    if (range != null) {
+      start = range.start();
+      end = range.end();
+      status = 206;
+      headers.set("Content-Range", "bytes " + start + "-" + end + "/" + size);
+    }
+    headers.set("Content-Type", "application/octet-stream");
+    long length = end - start + 1;
+    r.answered = true;
+    r.exchange.sendResponseHeaders(status, length == 0 ? -1 : length);
+    if (length > 0) {
+      try (OutputStream out = r.exchange.getResponseBody()) {
+        r.bytes = copy(file, start, end, out);
+      }
+    }
+  }
+
+  /** Writes bytes {@code start} to {@code end} (inclusive), reading only the chunks they lie in. */
+  private long copy(Node file, long start, long end, OutputStream out) throws IOException {
+    long pos = 0;
+    long sent = 0;
+    for (Id chunk : file.chunks()) {
+      if (pos > end) {
+        break;
+      }
+      Location where = repo.locate(chunk);
+      if (where == null) {
+        throw new BlobNotFoundException("chunk " + chunk.hex() + " (in no index)");
+      }
+      long length = where.entry().rawLength();
+      if (pos + length > start) {
+        byte[] data = repo.readChunk(chunk);
+        int from = (int) Math.max(0, start - pos);
+        int to = (int) Math.min(data.length, end + 1 - pos);
+        out.write(data, from, to - from);
+        sent += to - from;
+      }
+      pos += length;
+    }
+    return sent;
+  }
+
+  private static String etag(Node file) {
+    StringBuilder ids = new StringBuilder();
+    file.chunks().forEach(id -> ids.append(id.hex()));
+    return "\"" + HexFormat.of().formatHex(Users.sha256(ids.toString())).substring(0, 32) + "\"";
+  }
+
+  // ---- raw objects
+
+  /** A tree or chunk by id, decrypted: served only if reachable from a snapshot the user reads. */
+  private void object(Request r, Caller caller, boolean tree, String hex)
+      throws Refusal, IOException {
+    String what = tree ? "tree" : "chunk";
+    r.action = what;
+    r.path = hex;
+    Id id;
+    try {
+      id = Id.parse(hex);
+    } catch (IllegalArgumentException e) {
+      throw Refusal.notFound(what);
+    }
+    if (rules().isAdmin(caller.user())) {
+      Location where = repo.locate(id);
+      if (where == null || (where.entry().type() == ChunkType.TREE) != tree) {
+        throw Refusal.notFound(what);
+      }
+    } else {
+      Reachable.Objects reach = reachable.of(caller.user(), readable(caller));
+      if (!(tree ? reach.trees() : reach.chunks()).contains(id)) {
+        throw Refusal.notFound(what);
+      }
+    }
+    byte[] data = repo.readChunk(id);
+    r.bytes = data.length;
+    send(r, 200, "application/octet-stream", data);
+  }
+
+  // ---- answers
+
+  private void sendJson(Request r, int status, Object body) throws IOException {
+    send(r, status, "application/json", JSON.writeValueAsBytes(body));
+  }
+
+  private static void send(Request r, int status, String type, byte[] body) throws IOException {
+    var headers = r.exchange.getResponseHeaders();
+    headers.set("Content-Type", type);
+    r.answered = true;
+    r.exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
+    try (OutputStream out = r.exchange.getResponseBody()) {
+      out.write(body);
+    }
+  }
+}

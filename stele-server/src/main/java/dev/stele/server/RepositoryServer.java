@@ -1,0 +1,88 @@
+package dev.stele.server;
+
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
+import dev.stele.repo.Repository;
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The repository server: one open repository served over HTTPS (docs/server.md). It holds the
+ * repository's key; users log in with their own passwords and get only what their access rules
+ * allow. Close it to stop listening; the repository stays the caller's.
+ */
+public final class RepositoryServer implements Closeable {
+  /** Failed logins in a row before each further one must wait. */
+  private static final int FREE_FAILURES = 3;
+
+  private static final Duration MAX_WAIT = Duration.ofMinutes(15);
+  private static final int THREADS = 8;
+
+  private final HttpsServer http;
+  private final ExecutorService threads;
+  private final String fingerprint;
+
+  private RepositoryServer(HttpsServer http, ExecutorService threads, String fingerprint) {
+    this.http = http;
+    this.threads = threads;
+    this.fingerprint = fingerprint;
+  }
+
+  /**
+   * Starts serving {@code repo}. The certificate, the users directory and the access file are
+   * checked first, so that a mistake in any stops the start with its one line.
+   */
+  public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
+    Tls tls = Tls.load(o.tlsCert(), o.tlsKey());
+    if (!Files.isDirectory(o.users())) {
+      throw new IOException("users directory " + o.users() + " is not a directory");
+    }
+    AccessFile access = new AccessFile(o.access(), o.clock(), o.recheck());
+    access.rules();
+    Api api =
+        new Api(
+            repo,
+            new Users(o.users()),
+            new Sessions(o.clock(), o.idle(), o.absolute()),
+            new Throttle(o.clock(), FREE_FAILURES, MAX_WAIT),
+            access,
+            new Snapshots(repo, o.clock(), o.recheck()),
+            new Audit(o.audit()),
+            o.clock());
+    HttpsServer http = HttpsServer.create(o.listen(), 64);
+    http.setHttpsConfigurator(new HttpsConfigurator(tls.context()));
+    http.createContext("/", api);
+    ExecutorService threads =
+        Executors.newFixedThreadPool(
+            THREADS,
+            r -> {
+              Thread t = new Thread(r, "stele-server");
+              t.setDaemon(true);
+              return t;
+            });
+    http.setExecutor(threads);
+    http.start();
+    return new RepositoryServer(http, threads, tls.fingerprint());
+  }
+
+  /** The certificate's SHA-256 fingerprint, {@code sha256:<hex>}, which clients pin. */
+  public String fingerprint() {
+    return fingerprint;
+  }
+
+  /** Where it listens (with the port chosen, if 0 was asked for). */
+  public InetSocketAddress address() {
+    return http.getAddress();
+  }
+
+  @Override
+  public void close() {
+    http.stop(0);
+    threads.shutdownNow();
+  }
+}
