@@ -47,6 +47,7 @@ public final class Main implements Callable<Integer> {
           VerifyCommand.class,
           RepairCommand.class,
           MaintenanceCommand.class,
+          ServerCommand.class,
           DemoCommand.class,
           InstallCommand.class,
           UninstallCommand.class,
