@@ -34,6 +34,9 @@ import org.jspecify.annotations.Nullable;
  * login and health needs a session; every snapshot, path, tree and chunk is looked up among what
  * the user's rules allow, so that one not theirs is answered exactly as one that does not exist.
  * Each request ends with one audit line.
+ *
+ * <p>Concurrency: one instance serves every request of the server's threads; it keeps no state of
+ * its own, and what it uses (sessions, throttle, rules, snapshots, reachable sets) is thread-safe.
  */
 final class Api implements HttpHandler {
   static final String COOKIE = "stele_session";
@@ -213,7 +216,7 @@ final class Api implements HttpHandler {
       throttle.failed(user, r.address);
       throw new Refusal(401, "wrong user or password");
     }
-    throttle.succeeded(user, r.address);
+    throttle.succeeded(user);
     Sessions.Created created = sessions.create(user);
     r.exchange
         .getResponseHeaders()

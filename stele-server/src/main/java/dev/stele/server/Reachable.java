@@ -19,6 +19,9 @@ import java.util.stream.Collectors;
  * Per user, the trees and chunks reachable from the snapshots that user may read: the only objects
  * the server hands out by id. Computed when first needed and kept until the user's set of readable
  * snapshots changes (a snapshot added or forgotten, a rule changed), which each request checks.
+ *
+ * <p>Concurrency: safe for the server's threads; two requests of one user that find no set may both
+ * compute it, and the last one kept is as good as the other.
  */
 final class Reachable {
   /** The trees and the file chunks reachable from a set of snapshots. */

@@ -16,6 +16,9 @@ import org.jspecify.annotations.Nullable;
  * CLI), the user, and a CSRF token bound to the session. A session ends after {@code idle} without
  * a request, or {@code absolute} after its login, whichever comes first; a restart ends them all.
  * Tokens are kept as their SHA-256 digests, so a heap dump holds none.
+ *
+ * <p>Concurrency: safe for the server's threads (a concurrent map; a session's last use is
+ * volatile).
  */
 final class Sessions {
   private static final SecureRandom RANDOM = new SecureRandom();

@@ -10,7 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * Login throttling, per user and per client address: after {@code free} failed logins in a row,
  * each further attempt must wait, twice as long after each failure (1 s, 2 s, 4 s, … up to {@code
  * max}); until then the server answers 429 without checking the password. A success clears the
- * user's and the address's count. The server sleeps for nobody: a waiting client costs nothing.
+ * user's count only, so that logging in to an account of one's own does not reset the count of an
+ * address guessing at others; a count is forgotten {@code max} after its wait ends. The server
+ * sleeps for nobody: a waiting client costs nothing.
+ *
+ * <p>Concurrency: safe for the server's threads; each count changes atomically.
  */
 final class Throttle {
   private record Failures(int count, Instant until) {}
@@ -38,9 +42,8 @@ final class Throttle {
     count("address:" + address);
   }
 
-  void succeeded(String user, String address) {
+  void succeeded(String user) {
     failures.remove("user:" + user);
-    failures.remove("address:" + address);
   }
 
   private void count(String key) {
@@ -48,7 +51,8 @@ final class Throttle {
     failures.compute(
         key,
         (k, f) -> {
-          int n = f == null ? 1 : f.count() + 1;
+          boolean forgotten = f == null || now.isAfter(f.until().plus(max));
+          int n = forgotten ? 1 : f.count() + 1;
           Duration delay = Duration.ZERO;
           if (n >= free) {
             int doublings = Math.min(n - free, 20);

@@ -233,12 +233,13 @@ class RepositoryServerTest {
     assertThat(throttled.statusCode()).isEqualTo(429);
     assertThat(throttled.headers().firstValue("Retry-After")).hasValue("1");
     assertThat(text(throttled)).contains("too many failed logins");
+    // The address is throttled too, whichever user it tries next.
+    assertThat(f.login("bob", BOB_PW).statusCode()).isEqualTo(429);
     f.clock.advance(Duration.ofSeconds(1));
     f.login("alice", "wrong again");
     assertThat(f.login("alice", ALICE_PW).headers().firstValue("Retry-After")).hasValue("2");
     f.clock.advance(Duration.ofSeconds(2));
     assertThat(f.login("alice", ALICE_PW).statusCode()).isEqualTo(200);
-    // The address was throttled as well, whichever user it tries (bob is one more failure from it).
   }
 
   @Test
