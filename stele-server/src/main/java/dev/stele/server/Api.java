@@ -95,13 +95,6 @@ final class Api implements HttpHandler {
     }
   }
 
-  /** A logged-in caller: the session, and whether it came as a cookie (so CSRF applies). */
-  private record Caller(Sessions.Session session, boolean cookie) {
-    String user() {
-      return session.user;
-    }
-  }
-
   @Override
   public void handle(HttpExchange exchange) throws IOException {
     Request r = new Request(exchange);
@@ -144,12 +137,12 @@ final class Api implements HttpHandler {
       login(r);
       return;
     }
-    Caller caller = authenticate(r, method);
+    Sessions.Session caller = authenticate(r, method);
     switch (resource) {
       case "logout" -> {
         expect(method, "POST");
         sessions.end(token(r.exchange));
-        sendJson(r, 200, Map.of("user", caller.user()));
+        sendJson(r, 200, Map.of("user", caller.user));
       }
       case "session" -> {
         expect(method, "GET");
@@ -157,9 +150,9 @@ final class Api implements HttpHandler {
             r,
             200,
             Map.of(
-                "user", caller.user(),
-                "admin", rules().isAdmin(caller.user()),
-                "csrf", caller.session().csrf));
+                "user", caller.user,
+                "admin", rules().isAdmin(caller.user),
+                "csrf", caller.csrf));
       }
       case "snapshots" -> {
         expect(method, "GET");
@@ -237,9 +230,8 @@ final class Api implements HttpHandler {
             created.expires().toString()));
   }
 
-  private Caller authenticate(Request r, String method) throws Refusal {
-    String header = r.exchange.getRequestHeaders().getFirst("Authorization");
-    boolean cookie = header == null;
+  private Sessions.Session authenticate(Request r, String method) throws Refusal {
+    boolean cookie = r.exchange.getRequestHeaders().getFirst("Authorization") == null;
     String token = token(r.exchange);
     if (token.isEmpty()) {
       throw new Refusal(401, "log in first (POST /api/v1/login)");
@@ -254,7 +246,7 @@ final class Api implements HttpHandler {
         && !session.csrfMatches(r.exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
       throw new Refusal(403, "missing or wrong CSRF token (header " + CSRF_HEADER + ")");
     }
-    return new Caller(session, cookie);
+    return session;
   }
 
   /** The bearer token, else the session cookie's value, else "". */
@@ -284,15 +276,15 @@ final class Api implements HttpHandler {
     }
   }
 
-  private List<SnapshotCatalog.Entry> readable(Caller caller) throws Refusal, IOException {
+  private List<SnapshotCatalog.Entry> readable(Sessions.Session caller)
+      throws Refusal, IOException {
     AccessRules rules = rules();
-    return snapshots.live().stream()
-        .filter(e -> rules.mayRead(caller.user(), e.manifest()))
-        .toList();
+    return snapshots.live().stream().filter(e -> rules.mayRead(caller.user, e.manifest())).toList();
   }
 
   /** The readable snapshot {@code spec} names: its full id or a unique prefix. */
-  private SnapshotCatalog.Entry snapshot(Caller caller, String spec) throws Refusal, IOException {
+  private SnapshotCatalog.Entry snapshot(Sessions.Session caller, String spec)
+      throws Refusal, IOException {
     List<SnapshotCatalog.Entry> found =
         readable(caller).stream().filter(e -> e.id().hex().startsWith(spec)).toList();
     if (spec.length() < 4 || found.isEmpty()) {
@@ -365,7 +357,8 @@ final class Api implements HttpHandler {
     }
   }
 
-  private void snapshots(Request r, Caller caller, List<String> s) throws Refusal, IOException {
+  private void snapshots(Request r, Sessions.Session caller, List<String> s)
+      throws Refusal, IOException {
     if (s.size() == 3) {
       r.action = "snapshots";
       sendJson(r, 200, readable(caller).stream().map(SnapshotJson::of).toList());
@@ -490,7 +483,7 @@ final class Api implements HttpHandler {
   // ---- raw objects
 
   /** A tree or chunk by id, decrypted: served only if reachable from a snapshot the user reads. */
-  private void object(Request r, Caller caller, boolean tree, String hex)
+  private void object(Request r, Sessions.Session caller, boolean tree, String hex)
       throws Refusal, IOException {
     String what = tree ? "tree" : "chunk";
     r.action = what;
@@ -501,13 +494,13 @@ final class Api implements HttpHandler {
     } catch (IllegalArgumentException e) {
       throw Refusal.notFound(what);
     }
-    if (rules().isAdmin(caller.user())) {
+    if (rules().isAdmin(caller.user)) {
       Location where = repo.locate(id);
       if (where == null || (where.entry().type() == ChunkType.TREE) != tree) {
         throw Refusal.notFound(what);
       }
     } else {
-      Reachable.Objects reach = reachable.of(caller.user(), readable(caller));
+      Reachable.Objects reach = reachable.of(caller.user, readable(caller));
       if (!(tree ? reach.trees() : reach.chunks()).contains(id)) {
         throw Refusal.notFound(what);
       }

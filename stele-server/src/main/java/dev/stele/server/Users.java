@@ -9,7 +9,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Base64;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 import org.bouncycastle.crypto.generators.Argon2BytesGenerator;
 import org.bouncycastle.crypto.generators.OpenBSDBCrypt;
 import org.bouncycastle.crypto.params.Argon2Parameters;
@@ -57,17 +56,6 @@ final class Users {
       return argon2id(user, stored, password);
     }
     return MessageDigest.isEqual(sha256(stored), sha256(password));
-  }
-
-  /** How many users the directory lists. */
-  long count() throws IOException {
-    try (Stream<Path> files = Files.list(dir)) {
-      return files.filter(f -> isUserFile(f)).count();
-    }
-  }
-
-  private boolean isUserFile(Path file) {
-    return NAME.matcher(file.getFileName().toString()).matches() && Files.isRegularFile(file);
   }
 
   /** The user's file content without a final line break, or null if there is no such user. */
