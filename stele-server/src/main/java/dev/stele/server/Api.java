@@ -4,8 +4,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
-import dev.stele.blob.BlobNotFoundException;
-import dev.stele.k8s.api.SteleApi;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.Id;
 import dev.stele.repo.Location;
@@ -22,8 +20,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.NoSuchFileException;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -33,7 +29,8 @@ import org.jspecify.annotations.Nullable;
  * The HTTP API under {@code /api/v1/} (docs/server.md), and {@code /healthz}. Every request but
  * login and health needs a session; every snapshot, path, tree and chunk is looked up among what
  * the user's rules allow, so that one not theirs is answered exactly as one that does not exist.
- * Each request ends with one audit line.
+ * Each request ends with one audit line. It is long because it is the whole surface in one place:
+ * every route, and each check in the order it applies.
  *
  * <p>Concurrency: one instance serves every request of the server's threads; it keeps no state of
  * its own, and what it uses (sessions, throttle, rules, snapshots, reachable sets) is thread-safe.
@@ -298,77 +295,18 @@ final class Api implements HttpHandler {
 
   // ---- snapshots and their files
 
-  /** A snapshot as the API lists it. */
-  record SnapshotJson(
-      String id,
-      String time,
-      String host,
-      List<String> paths,
-      List<String> tags,
-      @Nullable String backup,
-      @Nullable String namespace,
-      @Nullable String pod,
-      @Nullable String volume,
-      Map<String, String> labels) {
-    static SnapshotJson of(SnapshotCatalog.Entry e) {
-      SnapshotManifest m = e.manifest();
-      Map<String, String> l = m.labels();
-      return new SnapshotJson(
-          e.id().hex(),
-          m.time().toString(),
-          m.host(),
-          m.paths(),
-          m.tags(),
-          l.get(SteleApi.BACKUP_NAME_LABEL),
-          l.get(SteleApi.POD_NAMESPACE_LABEL),
-          l.get(SteleApi.POD_NAME_LABEL),
-          l.get(SteleApi.VOLUME_LABEL),
-          l);
-    }
-  }
-
-  /** An entry of a directory, as ls and stat give it; names in {@link FileName#display} form. */
-  record EntryJson(
-      String name,
-      String path,
-      String type,
-      String mode,
-      int uid,
-      int gid,
-      long size,
-      String mtime,
-      @Nullable String target,
-      @Nullable String tree,
-      @Nullable List<String> chunks) {
-    static EntryJson of(SnapshotBrowser.Entry e, boolean withChunks) {
-      Node n = e.node();
-      return new EntryJson(
-          FileName.display(n.name()),
-          FileName.display(e.path()),
-          n.kind().name().toLowerCase(Locale.ROOT),
-          String.format("%04o", n.mode()),
-          n.uid(),
-          n.gid(),
-          n.size(),
-          Instant.ofEpochSecond(0, n.mtimeNanos()).toString(),
-          n.target() == null ? null : FileName.display(n.target()),
-          n.subtree() == null ? null : n.subtree().hex(),
-          withChunks && n.isFile() ? n.chunks().stream().map(Id::hex).toList() : null);
-    }
-  }
-
   private void snapshots(Request r, Sessions.Session caller, List<String> s)
       throws Refusal, IOException {
     if (s.size() == 3) {
       r.action = "snapshots";
-      sendJson(r, 200, readable(caller).stream().map(SnapshotJson::of).toList());
+      sendJson(r, 200, readable(caller).stream().map(ApiJson.Snapshot::of).toList());
       return;
     }
     r.snapshot = s.get(3);
     SnapshotCatalog.Entry snapshot = snapshot(caller, s.get(3));
     if (s.size() == 4) {
       r.action = "snapshot";
-      sendJson(r, 200, SnapshotJson.of(snapshot));
+      sendJson(r, 200, ApiJson.Snapshot.of(snapshot));
       return;
     }
     r.action = s.get(4);
@@ -384,10 +322,13 @@ final class Api implements HttpHandler {
             r,
             200,
             browser.tree(entry.node()).nodes().stream()
-                .map(n -> EntryJson.of(new SnapshotBrowser.Entry(child(entry.path(), n), n), false))
+                .map(
+                    n ->
+                        ApiJson.Entry.of(
+                            new SnapshotBrowser.Entry(child(entry.path(), n), n), false))
                 .toList());
       }
-      case "stat" -> sendJson(r, 200, EntryJson.of(entry, true));
+      case "stat" -> sendJson(r, 200, ApiJson.Entry.of(entry, true));
       case "files" -> download(r, entry.node());
       default -> throw new Refusal(404, "no such endpoint");
     }
@@ -414,7 +355,7 @@ final class Api implements HttpHandler {
       throw new Refusal(400, r.path + " is not a file");
     }
     long size = file.size();
-    String etag = etag(file);
+    String etag = Download.etag(file);
     var headers = r.exchange.getResponseHeaders();
     headers.set("Accept-Ranges", "bytes");
     headers.set("ETag", etag);
@@ -444,40 +385,9 @@ final class Api implements HttpHandler {
     r.exchange.sendResponseHeaders(status, length == 0 ? -1 : length);
     if (length > 0) {
       try (OutputStream out = r.exchange.getResponseBody()) {
-        r.bytes = copy(file, start, end, out);
+        r.bytes = Download.copy(repo, file, start, end, out);
       }
     }
-  }
-
-  /** Writes bytes {@code start} to {@code end} (inclusive), reading only the chunks they lie in. */
-  private long copy(Node file, long start, long end, OutputStream out) throws IOException {
-    long pos = 0;
-    long sent = 0;
-    for (Id chunk : file.chunks()) {
-      if (pos > end) {
-        break;
-      }
-      Location where = repo.locate(chunk);
-      if (where == null) {
-        throw new BlobNotFoundException("chunk " + chunk.hex() + " (in no index)");
-      }
-      long length = where.entry().rawLength();
-      if (pos + length > start) {
-        byte[] data = repo.readChunk(chunk);
-        int from = (int) Math.max(0, start - pos);
-        int to = (int) Math.min(data.length, end + 1 - pos);
-        out.write(data, from, to - from);
-        sent += to - from;
-      }
-      pos += length;
-    }
-    return sent;
-  }
-
-  private static String etag(Node file) {
-    StringBuilder ids = new StringBuilder();
-    file.chunks().forEach(id -> ids.append(id.hex()));
-    return "\"" + HexFormat.of().formatHex(Users.sha256(ids.toString())).substring(0, 32) + "\"";
   }
 
   // ---- raw objects
