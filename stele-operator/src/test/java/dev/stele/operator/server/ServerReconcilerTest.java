@@ -13,8 +13,10 @@ import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.ServerPhase;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.operator.kube.Operators;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.store.DefaultStoreFactory;
+import dev.stele.testing.Await;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
@@ -29,12 +31,14 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.DeploymentStatusBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.javaoperatorsdk.operator.Operator;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
@@ -271,6 +275,39 @@ class ServerReconcilerTest {
     assertThat(status.users).isEqualTo(2);
     assertThat(status.phase).isEqualTo(ServerPhase.READY);
     assertThat(deployment("files").getSpec().getTemplate()).isEqualTo(before);
+  }
+
+  /**
+   * Under the framework, with an hour between rechecks: only the watches explain that the server
+   * turns Ready when its Deployment becomes available, and counts a user added to its Secret.
+   */
+  @Test
+  void theRunningReconcilerFollowsItsDeploymentAndUsersSecret() throws Exception {
+    Clock clock = Clock.systemUTC();
+    Settings hourly =
+        new Settings(clock, new DefaultStoreFactory(clock), null, Duration.ofHours(1))
+            .withImage(IMAGE);
+    Operator operator =
+        Operators.create(client, false, NS, List.of(new ServerReconciler(client, hourly)), null);
+    Operators.start(operator, client);
+    try {
+      bsls("files", spec());
+      Await.until("a Deployment", () -> deployment("files"), d -> d != null);
+      Await.until(
+          "NotReady",
+          () -> server("files"),
+          b -> b.getStatus() != null && b.getStatus().phase == ServerPhase.NOT_READY);
+      available("files");
+      Await.until("Ready", () -> server("files"), b -> b.getStatus().phase == ServerPhase.READY);
+
+      Secret users = client.secrets().inNamespace(NS).withName("server-users").get();
+      users.getData().put("bob", base64("bob-password"));
+      client.resource(users).update();
+      Await.until(
+          "two users", () -> server("files"), b -> Integer.valueOf(2).equals(b.getStatus().users));
+    } finally {
+      operator.stop();
+    }
   }
 
   @Test
