@@ -21,6 +21,7 @@ import dev.stele.operator.kube.Settings;
 import dev.stele.operator.location.LocationReconciler;
 import dev.stele.operator.repository.Repositories;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.javaoperatorsdk.operator.api.config.informer.InformerEventSourceConfiguration;
@@ -31,9 +32,12 @@ import io.javaoperatorsdk.operator.processing.event.source.EventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.InformerEventSource;
 import io.javaoperatorsdk.operator.processing.event.source.informer.Mappers;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -130,9 +134,7 @@ public final class ServerReconciler
       return List.of();
     }
     String users = spec.userSecretRef == null ? null : spec.userSecretRef.getName();
-    return java.util.stream.Stream.of(users, TlsSecrets.name(bsls))
-        .filter(Objects::nonNull)
-        .toList();
+    return Stream.of(users, TlsSecrets.name(bsls)).filter(Objects::nonNull).toList();
   }
 
   @Override
@@ -193,7 +195,7 @@ public final class ServerReconciler
           NOT_READY,
           "Secret " + spec.userSecretRef.getName() + " named in spec.userSecretRef does not exist");
     }
-    status.users = TlsSecrets.keys(users).size();
+    status.users = userCount(users);
     BackupStorageLocationRepository bslr =
         repositories.named(ns, spec.backupStorageLocationRepositoryRef);
     String waiting = Repositories.notReady(bslr);
@@ -238,6 +240,18 @@ public final class ServerReconciler
     }
     status.phase = READY;
     status.message = "";
+  }
+
+  /** The users in the users Secret: its keys, in {@code data} or {@code stringData}. */
+  private static int userCount(Secret users) {
+    Set<String> keys = new HashSet<>();
+    if (users.getData() != null) {
+      keys.addAll(users.getData().keySet());
+    }
+    if (users.getStringData() != null) {
+      keys.addAll(users.getStringData().keySet());
+    }
+    return keys.size();
   }
 
   private <T extends HasMetadata> T apply(T object) {

@@ -3,6 +3,8 @@ package dev.stele.operator.server;
 import dev.stele.k8s.api.BackupStorageLocationServer;
 import dev.stele.k8s.api.BackupStorageLocationServerSpec;
 import dev.stele.k8s.api.BackupStorageLocationServerStatus;
+import dev.stele.k8s.api.InvalidResourceException;
+import dev.stele.k8s.api.ServerPhase;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
 import io.fabric8.kubernetes.api.model.Secret;
@@ -13,8 +15,6 @@ import java.net.HttpURLConnection;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Base64;
-import java.util.Set;
-import java.util.TreeSet;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -47,18 +47,6 @@ final class TlsSecrets {
   private static @Nullable String given(BackupStorageLocationServer bsls) {
     BackupStorageLocationServerSpec.Tls tls = bsls.getSpec() == null ? null : bsls.getSpec().tls;
     return tls == null || tls.secretRef == null ? null : tls.secretRef.getName();
-  }
-
-  /** The keys of {@code secret}, in {@code data} or {@code stringData}. */
-  static Set<String> keys(Secret secret) {
-    Set<String> keys = new TreeSet<>();
-    if (secret.getData() != null) {
-      keys.addAll(secret.getData().keySet());
-    }
-    if (secret.getStringData() != null) {
-      keys.addAll(secret.getStringData().keySet());
-    }
-    return keys;
   }
 
   /**
@@ -94,7 +82,7 @@ final class TlsSecrets {
     }
     try {
       return new Served(name, Certificates.fingerprint(cert, what));
-    } catch (dev.stele.k8s.api.InvalidResourceException e) {
+    } catch (InvalidResourceException e) {
       throw refused(String.valueOf(e.getMessage()));
     }
   }
@@ -137,6 +125,6 @@ final class TlsSecrets {
   }
 
   private static ServerReconciler.Refused refused(String message) {
-    return new ServerReconciler.Refused(dev.stele.k8s.api.ServerPhase.NOT_READY, message);
+    return new ServerReconciler.Refused(ServerPhase.NOT_READY, message);
   }
 }
