@@ -18,6 +18,7 @@ open module dev.stele.operator {
   requires transitive kubernetes.client.api;
   requires transitive kubernetes.model.core;
   requires transitive operator.framework.core;
+  requires kubernetes.model.apps; // server: the Deployment
   requires kubernetes.model.coordination;
   requires com.cronutils;
   requires com.fasterxml.jackson.databind;
@@ -27,6 +28,8 @@ open module dev.stele.operator {
   requires transitive jdk.httpserver; // kube.HealthEndpoints
   requires transitive micrometer.core; // kube.OperatorMetrics
   requires micrometer.registry.prometheus;
+  requires org.bouncycastle.pkix; // server: the generated certificate
+  requires org.bouncycastle.provider;
   requires org.slf4j;
 
   exports dev.stele.operator;

@@ -12,6 +12,7 @@ import dev.stele.operator.location.LocationReconciler;
 import dev.stele.operator.repository.RepositoryReconciler;
 import dev.stele.operator.restore.RestoreReconciler;
 import dev.stele.operator.schedule.ScheduleReconciler;
+import dev.stele.operator.server.ServerReconciler;
 import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.sync.BackupSyncReconciler;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
@@ -240,7 +241,8 @@ public final class SteleOperator implements Closeable {
                 new DeleteBackupRequestReconciler(client, settings),
                 new ScheduleReconciler(client, settings),
                 new BackupSyncReconciler(client, settings),
-                new RestoreReconciler(client, settings)),
+                new RestoreReconciler(client, settings),
+                new ServerReconciler(client, settings)),
             leaderElection);
     HttpServer server = null;
     if (metricsPort >= 0) {

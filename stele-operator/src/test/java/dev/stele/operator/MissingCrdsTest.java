@@ -35,7 +35,8 @@ class MissingCrdsTest {
             "the Kubernetes API server at "
                 + client.getMasterUrl()
                 + " does not serve backups.stele.dev, backupstoragelocationrepositories.stele.dev,"
-                + " backupstoragelocations.stele.dev, deletebackuprequests.stele.dev,"
+                + " backupstoragelocations.stele.dev, backupstoragelocationservers.stele.dev,"
+                + " deletebackuprequests.stele.dev,"
                 + " restores.stele.dev, schedules.stele.dev: install the CRDs with kubectl"
                 + " apply -f deploy/crds (or stele install --apply)");
   }

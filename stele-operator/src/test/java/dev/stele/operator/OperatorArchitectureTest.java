@@ -37,7 +37,7 @@ class OperatorArchitectureTest {
                 List.of("location"),
                 List.of("repository"),
                 List.of("backup"),
-                List.of("restore", "schedule", "deletion", "sync", "nodeagent"),
+                List.of("restore", "schedule", "deletion", "sync", "nodeagent", "server"),
                 List.of("")))
         .check(OPERATOR);
   }

@@ -182,7 +182,7 @@ class InstallCommandTest {
         .isEqualTo(Files.readAllBytes(secret));
 
     List<CustomResourceDefinition> crds = all(objects, CustomResourceDefinition.class);
-    assertThat(crds).hasSize(8);
+    assertThat(crds).hasSize(9);
     assertThat(CrdSchema.problems(bsl, crds)).isEmpty();
 
     // kubectl maps every kind through discovery, which the test server answers (with the CRDs
@@ -273,7 +273,7 @@ class InstallCommandTest {
         .noneMatch(m -> m.getName().startsWith("stele-"));
     assertThat(client.namespaces().withName("stele").get()).isNotNull();
     assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
-        .hasSize(8);
+        .hasSize(9);
     var kept = k8s.get(BackupStorageLocationRepository.class, "team-a");
     assertThat(kept.getMetadata().getFinalizers()).contains(UninstallCommand.FINALIZER);
     assertThat(k8s.get(Secret.class, "team-a-repository-password")).isNotNull();
@@ -343,7 +343,7 @@ class InstallCommandTest {
                 + " removed: run stele uninstall again");
     assertThat(client.rbac().clusterRoles().withName("stele-operator-restorer").get()).isNotNull();
     assertThat(client.apiextensions().v1().customResourceDefinitions().list().getItems())
-        .hasSize(8);
+        .hasSize(9);
     assertThat(
             k8s.get(BackupStorageLocationRepository.class, "team-a").getMetadata().getFinalizers())
         .contains(UninstallCommand.FINALIZER);

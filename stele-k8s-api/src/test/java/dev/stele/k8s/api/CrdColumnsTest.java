@@ -21,6 +21,7 @@ class CrdColumnsTest {
           Backup.class,
           BackupStorageLocation.class,
           BackupStorageLocationRepository.class,
+          BackupStorageLocationServer.class,
           DeleteBackupRequest.class,
           PodVolumeBackup.class,
           PodVolumeRestore.class,

@@ -14,6 +14,7 @@ import dev.stele.operator.store.OpenRepositories;
 import dev.stele.operator.store.OpenRepositories.Dependencies;
 import dev.stele.operator.store.Place;
 import dev.stele.repo.Repository;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
 import java.util.HashSet;
@@ -132,6 +133,14 @@ public final class Repositories {
             .inNamespace(bslr.getMetadata().getNamespace())
             .withName(name)
             .get();
+  }
+
+  /**
+   * The Secret key holding the repository's password, for a pod that mounts it (the repository
+   * server's): which Secret, never its content.
+   */
+  public static SecretKeySelector passwordSecret(BackupStorageLocationRepository bslr) {
+    return Passwords.ref(bslr);
   }
 
   /** Why the repository cannot be used yet, or null when it is Ready. */
