@@ -96,7 +96,7 @@ final class Api implements HttpHandler {
   public void handle(HttpExchange exchange) throws IOException {
     Request r = new Request(exchange);
     exchange.getResponseHeaders().set("Cache-Control", "no-store");
-    exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+    Page.HEADERS.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
     String refusal = null;
     try {
       if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
@@ -124,6 +124,14 @@ final class Api implements HttpHandler {
 
   private void route(Request r, List<String> s) throws Refusal, IOException {
     String method = r.exchange.getRequestMethod();
+    String page = Page.file(s);
+    if (page != null) {
+      r.action = "page";
+      r.path = "/" + String.join("/", s);
+      expect(method, "GET");
+      send(r, 200, Page.type(page), Page.read(page));
+      return;
+    }
     if (s.size() < 3 || !s.get(0).equals("api") || !s.get(1).equals("v1")) {
       throw new Refusal(404, "no such endpoint");
     }
@@ -330,6 +338,7 @@ final class Api implements HttpHandler {
       }
       case "stat" -> sendJson(r, 200, ApiJson.Entry.of(entry, true));
       case "files" -> download(r, entry.node());
+      case "zip" -> zip(r, browser, entry);
       default -> throw new Refusal(404, "no such endpoint");
     }
   }
@@ -359,11 +368,7 @@ final class Api implements HttpHandler {
     var headers = r.exchange.getResponseHeaders();
     headers.set("Accept-Ranges", "bytes");
     headers.set("ETag", etag);
-    headers.set(
-        "Content-Disposition",
-        "attachment; filename*=UTF-8''"
-            + URLEncoder.encode(FileName.display(file.name()), StandardCharsets.UTF_8)
-                .replace("+", "%20"));
+    headers.set("Content-Disposition", attachment(FileName.display(file.name())));
     String ifRange = r.exchange.getRequestHeaders().getFirst("If-Range");
     String header = r.exchange.getRequestHeaders().getFirst("Range");
     Range range =
@@ -388,6 +393,31 @@ final class Api implements HttpHandler {
         r.bytes = Download.copy(repo, file, start, end, out);
       }
     }
+  }
+
+  /**
+   * A directory as a zip, written to the response as it is read: nothing is kept on the server's
+   * disk or in its memory beyond one chunk. Every file is reached from the directory, itself looked
+   * up from a snapshot the user reads, so the zip holds only what they may read.
+   */
+  private void zip(Request r, SnapshotBrowser browser, SnapshotBrowser.Entry dir)
+      throws Refusal, IOException {
+    if (!dir.node().isDirectory()) {
+      throw new Refusal(400, r.path + " is not a directory");
+    }
+    String name = dir.node().name().isEmpty() ? "snapshot" : FileName.display(dir.node().name());
+    r.exchange.getResponseHeaders().set("Content-Type", "application/zip");
+    r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + ".zip"));
+    r.answered = true;
+    r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
+    try (OutputStream body = r.exchange.getResponseBody()) {
+      r.bytes = Zip.write(repo, browser, dir.node(), body);
+    }
+  }
+
+  private static String attachment(String name) {
+    return "attachment; filename*=UTF-8''"
+        + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
   }
 
   // ---- raw objects

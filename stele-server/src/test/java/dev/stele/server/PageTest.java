@@ -1,0 +1,264 @@
+package dev.stele.server;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.snapshot.FileBackup;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.Paths;
+import java.security.MessageDigest;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.zip.ZipEntry;
+import java.util.zip.ZipInputStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInfo;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The web page in a real headless Chromium against a real server: log in, list, browse, download a
+ * file and a directory's zip (compared byte for byte with the repository's), a second user who does
+ * not see the first's snapshot, log out. Screenshots go to {@code target/page-screenshots/}.
+ * Chromium and chromedriver missing is a failure, not a skip: they are what this test is about.
+ */
+class PageTest {
+  private static final Path CHROMIUM = Paths.get("/usr/bin/chromium");
+  private static final Path CHROMEDRIVER = Paths.get("/usr/bin/chromedriver");
+  private static final Path SCREENSHOTS = Paths.get("target", "page-screenshots");
+  private static final Duration WAIT = Duration.ofSeconds(20);
+
+  @TempDir Path tmp;
+  private ServerFixture f;
+  private FileBackup.Result alpha;
+  private FileBackup.Result beta;
+  private byte[] big;
+  private Path downloads;
+  private ChromeDriver browser;
+  private String test;
+
+  @BeforeEach
+  void setUp(TestInfo info) throws Exception {
+    test = info.getTestMethod().orElseThrow().getName();
+    assertThat(CHROMIUM).as("Debian's chromium (apt-get install chromium)").isExecutable();
+    assertThat(CHROMEDRIVER).as("chromedriver (apt-get install chromium-driver)").isExecutable();
+    f = new ServerFixture(tmp);
+    big = new byte[700_000];
+    new Random(14).nextBytes(big);
+    alpha =
+        f.snapshot(
+            "alpha",
+            Map.of(
+                "a.txt", "alpha secret".getBytes(UTF_8),
+                "big.bin", big,
+                "sub/deeper/c.txt", "c".getBytes(UTF_8),
+                "sub/d e.txt", "d and e".getBytes(UTF_8)),
+            List.of("backup"),
+            Map.of("stele.dev/backup-name", "alpha"));
+    beta =
+        f.snapshot(
+            "beta",
+            Map.of("b.txt", "beta secret".getBytes(UTF_8)),
+            List.of("pod-volume"),
+            Map.of(
+                "stele.dev/pod-namespace", "beta",
+                "stele.dev/pod-name", "db",
+                "stele.dev/volume", "data"));
+    Files.writeString(f.users.resolve("alice"), "alice-password-1");
+    Files.writeString(f.users.resolve("bob"), "bob-password-2");
+    Files.writeString(
+        f.access,
+        """
+        {"rules": [{"users": ["alice"], "backups": ["alpha"]},
+                   {"users": ["bob"], "namespaces": ["beta"]}]}
+        """);
+    f.start();
+    downloads = Files.createDirectories(tmp.resolve("downloads"));
+    browser = chromium(tmp.resolve("chromium-profile"));
+  }
+
+  /** Headless Chromium that trusts exactly the test server's key (pinned), nothing else. */
+  private ChromeDriver chromium(Path profile) throws Exception {
+    String spki =
+        Base64.getEncoder()
+            .encodeToString(
+                MessageDigest.getInstance("SHA-256")
+                    .digest(f.certificate().getPublicKey().getEncoded()));
+    ChromeOptions options = new ChromeOptions();
+    options.setBinary(CHROMIUM.toFile());
+    options.addArguments(
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1024,768",
+        "--user-data-dir=" + profile.toAbsolutePath(),
+        "--ignore-certificate-errors-spki-list=" + spki);
+    Map<String, Object> prefs = new HashMap<>();
+    prefs.put("download.default_directory", downloads.toAbsolutePath().toString());
+    prefs.put("download.prompt_for_download", false);
+    options.setExperimentalOption("prefs", prefs);
+    // Debian's driver, named so Selenium does not go looking for one (Selenium Manager).
+    System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+    ChromeDriver driver = new ChromeDriver(options);
+    driver.executeCdpCommand(
+        "Browser.setDownloadBehavior",
+        Map.of("behavior", "allow", "downloadPath", downloads.toAbsolutePath().toString()));
+    return driver;
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (browser != null) {
+      browser.quit();
+    }
+    if (f != null) {
+      f.close();
+    }
+  }
+
+  private void screenshot(String name) throws IOException {
+    Files.createDirectories(SCREENSHOTS);
+    Files.write(
+        SCREENSHOTS.resolve(test + "-" + name + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+  }
+
+  private WebElement visible(By by) {
+    return new WebDriverWait(browser, WAIT)
+        .until(ExpectedConditions.visibilityOfElementLocated(by));
+  }
+
+  private void logIn(String user, String password) {
+    browser.get(f.uri("/").toString());
+    visible(By.id("login-user")).sendKeys(user);
+    browser.findElement(By.id("login-password")).sendKeys(password);
+    browser.findElement(By.cssSelector("#login-form button[type=submit]")).click();
+    visible(By.id("snapshots"));
+  }
+
+  /** Waits for a download to finish (Chromium writes {@code .crdownload} until then). */
+  private byte[] downloaded(String name) throws Exception {
+    Path file = downloads.resolve(name);
+    new WebDriverWait(browser, WAIT)
+        .until(
+            d ->
+                Files.isRegularFile(file)
+                    && !Files.exists(downloads.resolve(name + ".crdownload")));
+    return Files.readAllBytes(file);
+  }
+
+  private static Map<String, byte[]> unzip(byte[] zip) throws IOException {
+    Map<String, byte[]> out = new HashMap<>();
+    try (ZipInputStream in = new ZipInputStream(new java.io.ByteArrayInputStream(zip))) {
+      for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        in.transferTo(bytes);
+        out.put(e.getName(), bytes.toByteArray());
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aUserLogsInBrowsesAndDownloadsAFileAndAZipOfADirectory() throws Exception {
+    logIn("alice", "alice-password-1");
+    assertThat(browser.findElement(By.id("user")).getText()).isEqualTo("alice");
+    String list = browser.findElement(By.id("groups")).getText();
+    assertThat(list).contains("Backup alpha").contains(alpha.id().hex().substring(0, 8));
+    assertThat(list).doesNotContain(beta.id().hex().substring(0, 8)).doesNotContain("beta");
+    screenshot("1-snapshots");
+
+    browser.findElement(By.linkText("Backup manifest")).click();
+    visible(By.linkText("big.bin"));
+    assertThat(browser.findElement(By.id("entries")).getText()).contains("a.txt").contains("sub/");
+    screenshot("2-directory");
+
+    browser.findElement(By.linkText("big.bin")).click();
+    assertThat(downloaded("big.bin")).isEqualTo(big);
+
+    browser.findElement(By.linkText("sub/")).click();
+    visible(By.linkText("d e.txt"));
+    screenshot("3-subdirectory");
+    browser.findElement(By.id("zip")).click();
+    Map<String, byte[]> zip = unzip(downloaded("sub.zip"));
+    assertThat(zip.keySet()).containsExactlyInAnyOrder("d e.txt", "deeper/", "deeper/c.txt");
+    assertThat(zip.get("d e.txt")).isEqualTo("d and e".getBytes(UTF_8));
+    assertThat(zip.get("deeper/c.txt")).isEqualTo("c".getBytes(UTF_8));
+
+    browser.findElement(By.id("logout")).click();
+    visible(By.id("login-user"));
+    screenshot("4-logged-out");
+    browser.get(f.uri("/").toString());
+    visible(By.id("login-user")); // the session ended: the page asks to log in again
+  }
+
+  @Test
+  void aSecondUserSeesOnlyTheirOwnSnapshots() throws Exception {
+    logIn("bob", "bob-password-2");
+    String list = browser.findElement(By.id("groups")).getText();
+    assertThat(list).contains("Namespace beta").contains("beta/db — volume data");
+    assertThat(list).doesNotContain(alpha.id().hex().substring(0, 8)).doesNotContain("alpha");
+    screenshot("1-snapshots");
+    // Alice's snapshot asked for by its id in the address: the page shows the server's refusal.
+    browser.get(f.uri("/#/" + alpha.id().hex() + "/").toString());
+    new WebDriverWait(browser, WAIT)
+        .until(ExpectedConditions.textToBePresentInElementLocated(By.id("message"), "no such"));
+    assertThat(browser.findElement(By.id("browser")).isDisplayed()).isFalse();
+
+    // Nor through the API, with bob's session, does the zip of alice's directory exist; hers is
+    // streamed (no length known up front) and holds her files.
+    String a = alpha.id().hex();
+    String alicePath = "/api/v1/snapshots/" + a + "/zip" + alpha.manifest().paths().get(0);
+    String bob = f.session("bob", "bob-password-2").get("token").asText();
+    assertThat(f.get(bob, alicePath).statusCode()).isEqualTo(404);
+    HttpResponse<byte[]> hers =
+        f.get(f.session("alice", "alice-password-1").get("token").asText(), alicePath);
+    assertThat(hers.statusCode()).isEqualTo(200);
+    assertThat(hers.headers().firstValue("Content-Type")).hasValue("application/zip");
+    assertThat(hers.headers().firstValue("Content-Length")).isEmpty();
+    assertThat(unzip(hers.body()).get("big.bin")).isEqualTo(big);
+  }
+
+  @Test
+  void thePageIsServedWithStrictHeadersAndNoInlineScript() throws Exception {
+    HttpResponse<byte[]> page = f.send(HttpRequest.newBuilder(f.uri("/")).GET());
+    assertThat(page.statusCode()).isEqualTo(200);
+    assertThat(page.headers().firstValue("Content-Type")).hasValue("text/html; charset=utf-8");
+    assertThat(page.headers().firstValue("Content-Security-Policy").orElseThrow())
+        .contains("script-src 'self'")
+        .contains("frame-ancestors 'none'")
+        .doesNotContain("unsafe-inline");
+    assertThat(page.headers().firstValue("X-Content-Type-Options")).hasValue("nosniff");
+    assertThat(page.headers().firstValue("Referrer-Policy")).hasValue("no-referrer");
+    String html = new String(page.body(), UTF_8);
+    assertThat(html)
+        .doesNotContainPattern("<script(?![^>]*\\bsrc=)")
+        .doesNotContainPattern("\\son[a-z]+=");
+    for (String file : List.of("/app.js", "/style.css")) {
+      assertThat(f.send(HttpRequest.newBuilder(f.uri(file)).GET()).statusCode()).isEqualTo(200);
+    }
+    assertThat(f.send(HttpRequest.newBuilder(f.uri("/other.js")).GET()).statusCode())
+        .isEqualTo(404);
+  }
+}
