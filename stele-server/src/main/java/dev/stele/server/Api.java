@@ -98,6 +98,7 @@ final class Api implements HttpHandler {
     exchange.getResponseHeaders().set("Cache-Control", "no-store");
     Page.HEADERS.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
     String refusal = null;
+    boolean cut = false;
     try {
       if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
         send(r, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
@@ -115,11 +116,21 @@ final class Api implements HttpHandler {
       System.err.println("error: " + r.action + " " + r.path + ": " + e);
       if (!r.answered) {
         sendJson(r, 500, Map.of("error", "internal error (the server's log has it)"));
+      } else {
+        cut = true;
       }
     } finally {
-      exchange.close();
+      if (!cut) {
+        exchange.close();
+      }
     }
     audit.write(clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, refusal);
+    if (cut) {
+      // An answer under way cannot change its status. Closing the exchange would end its body
+      // cleanly (a chunked zip's last chunk); thrown, the HTTP server drops the connection
+      // instead, so the client sees the answer is incomplete.
+      throw new IOException("answer cut short: " + refusal);
+    }
   }
 
   private void route(Request r, List<String> s) throws Refusal, IOException {
@@ -410,9 +421,9 @@ final class Api implements HttpHandler {
     r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + ".zip"));
     r.answered = true;
     r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
-    try (OutputStream body = r.exchange.getResponseBody()) {
-      r.bytes = Zip.write(repo, browser, dir.node(), body);
-    }
+    OutputStream body = r.exchange.getResponseBody();
+    r.bytes = Zip.write(repo, browser, dir.node(), body);
+    body.close(); // only once it is whole: on an error, handle cuts the connection instead
   }
 
   private static String attachment(String name) {

@@ -2,8 +2,12 @@ package dev.stele.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.stele.repo.Id;
+import dev.stele.repo.Location;
 import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.SnapshotBrowser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -260,5 +264,20 @@ class PageTest {
     }
     assertThat(f.send(HttpRequest.newBuilder(f.uri("/other.js")).GET()).statusCode())
         .isEqualTo(404);
+  }
+
+  @Test
+  void aZipThatFailsHalfWayIsCutShortNotEndedAsIfWhole() throws Exception {
+    SnapshotBrowser files = new SnapshotBrowser(f.repo);
+    String root = alpha.manifest().paths().get(0);
+    List<Id> chunks = files.find(alpha.manifest(), root + "/big.bin").chunks();
+    Location last = f.repo.locate(chunks.get(chunks.size() - 1));
+    f.store.corrupt(last.pack(), last.entry().offset() + 1);
+    String alice = f.session("alice", "alice-password-1").get("token").asText();
+    String zip = "/api/v1/snapshots/" + alpha.id().hex() + "/zip" + root;
+    // The status and the first entries are sent before big.bin is read: the client must see the
+    // body end without its last chunk, not a 200 with a zip that merely lacks its end.
+    assertThatThrownBy(() -> f.get(alice, zip)).isInstanceOf(IOException.class);
+    assertThat(f.auditText()).contains("\"action\":\"zip\"").contains("\"allowed\":false");
   }
 }

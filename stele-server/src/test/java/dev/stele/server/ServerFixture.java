@@ -55,6 +55,7 @@ final class ServerFixture implements AutoCloseable {
   final Path dir;
   final Path users;
   final Path access;
+  final InMemoryBlobStore store;
   final Repository repo;
   final ByteArrayOutputStream auditBytes = new ByteArrayOutputStream();
   private final HttpClient http;
@@ -68,9 +69,10 @@ final class ServerFixture implements AutoCloseable {
     this.access = dir.resolve("access.json");
     KdfParams cheap =
         KdfParams.argon2id(1024, 1, "server-test-salt".getBytes(StandardCharsets.UTF_8));
+    this.store = new InMemoryBlobStore(clock);
     this.repo =
         Repository.init(
-            new InMemoryBlobStore(clock),
+            store,
             "repository password".toCharArray(),
             RepositoryInit.defaults(clock).withKdf(cheap));
     KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
