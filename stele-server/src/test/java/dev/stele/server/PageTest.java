@@ -30,6 +30,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInfo;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -161,6 +163,14 @@ class PageTest {
     visible(By.id("snapshots"));
   }
 
+  /** Logs in with the keyboard alone: the page focuses the user field, Tab, Enter submits. */
+  private void logInByKeyboard(String user, String password) {
+    browser.get(f.uri("/").toString());
+    visible(By.id("login-user"));
+    browser.switchTo().activeElement().sendKeys(user, Keys.TAB, password, Keys.ENTER);
+    visible(By.id("snapshots"));
+  }
+
   /** Waits for a download to finish (Chromium writes {@code .crdownload} until then). */
   private byte[] downloaded(String name) throws Exception {
     Path file = downloads.resolve(name);
@@ -219,7 +229,14 @@ class PageTest {
 
   @Test
   void aSecondUserSeesOnlyTheirOwnSnapshots() throws Exception {
-    logIn("bob", "bob-password-2");
+    browser.manage().window().setSize(new Dimension(390, 844)); // a phone's width
+    logInByKeyboard("bob", "bob-password-2");
+    assertThat(
+            (Boolean)
+                browser.executeScript(
+                    "return document.documentElement.scrollWidth <= window.innerWidth"))
+        .as("nothing wider than a phone's screen")
+        .isTrue();
     String list = browser.findElement(By.id("groups")).getText();
     assertThat(list).contains("Namespace beta").contains("beta/db — volume data");
     assertThat(list).doesNotContain(alpha.id().hex().substring(0, 8)).doesNotContain("alpha");
