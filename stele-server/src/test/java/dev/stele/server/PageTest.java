@@ -8,6 +8,7 @@ import dev.stele.repo.Id;
 import dev.stele.repo.Location;
 import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotBrowser;
+import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpRequest;
@@ -184,7 +185,7 @@ class PageTest {
 
   private static Map<String, byte[]> unzip(byte[] zip) throws IOException {
     Map<String, byte[]> out = new HashMap<>();
-    try (ZipInputStream in = new ZipInputStream(new java.io.ByteArrayInputStream(zip))) {
+    try (ZipInputStream in = new ZipInputStream(new ByteArrayInputStream(zip))) {
       for (ZipEntry e; (e = in.getNextEntry()) != null; ) {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         in.transferTo(bytes);
