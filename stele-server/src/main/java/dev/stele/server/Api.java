@@ -97,13 +97,15 @@ final class Api implements HttpHandler {
     Request r = new Request(exchange);
     exchange.getResponseHeaders().set("Cache-Control", "no-store");
     Page.HEADERS.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
+    if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
+      try (exchange) { // probes every few seconds: not audited
+        send(r, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
+      }
+      return;
+    }
     String refusal = null;
     boolean cut = false;
     try {
-      if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
-        send(r, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
-        return; // probes every few seconds: not audited
-      }
       route(r, RequestPath.segments(exchange.getRequestURI()));
     } catch (Refusal f) {
       refusal = f.getMessage();
@@ -119,12 +121,16 @@ final class Api implements HttpHandler {
       } else {
         cut = true;
       }
+    }
+    // Written before the answer is closed, so that a client that has its answer finds the line.
+    try {
+      audit.write(
+          clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, refusal);
     } finally {
       if (!cut) {
         exchange.close();
       }
     }
-    audit.write(clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, refusal);
     if (cut) {
       // An answer under way cannot change its status. Closing the exchange would end its body
       // cleanly (a chunked zip's last chunk); thrown, the HTTP server drops the connection
