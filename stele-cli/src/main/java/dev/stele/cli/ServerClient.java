@@ -5,12 +5,10 @@ import dev.stele.repo.Json;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.CharBuffer;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -72,9 +70,20 @@ final class ServerClient {
     return r.body();
   }
 
-  /** A path segment, percent-encoded. */
-  static String segment(String s) {
-    return URLEncoder.encode(s, StandardCharsets.UTF_8).replace("+", "%20");
+  /** Ends the session on the server; a failure to reach it only leaves the session to expire. */
+  void logout() {
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve("/api/v1/logout"))
+            .header("Authorization", "Bearer " + token)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      http.send(request, HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      // It expires by itself.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   private static HttpResponse<byte[]> send(

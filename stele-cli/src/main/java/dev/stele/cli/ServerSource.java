@@ -88,6 +88,6 @@ final class ServerSource implements SnapshotSource {
 
   @Override
   public void close() {
-    // The session ends on the server by itself when idle.
+    client.logout();
   }
 }

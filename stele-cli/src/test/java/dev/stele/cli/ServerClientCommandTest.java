@@ -6,13 +6,16 @@ import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.repo.Repository;
 import dev.stele.server.RepositoryServer;
 import dev.stele.server.ServerOptions;
-import java.io.OutputStream;
+import dev.stele.testing.Await;
+import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -35,6 +38,7 @@ class ServerClientCommandTest {
   private RepositoryServer server;
   private String url;
   private Path shopDir;
+  private final ByteArrayOutputStream audit = new ByteArrayOutputStream();
 
   @BeforeEach
   void setUp() throws Exception {
@@ -68,7 +72,7 @@ class ServerClientCommandTest {
                 tmp.resolve("tls.key"),
                 users,
                 tmp.resolve("access.json"),
-                new PrintStream(OutputStream.nullOutputStream(), true, "UTF-8")));
+                new PrintStream(audit, true, StandardCharsets.UTF_8)));
     url = "https://localhost:" + server.address().getPort();
   }
 
@@ -142,6 +146,19 @@ class ServerClientCommandTest {
     assertThat(theirs.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(theirs.errorLines()).containsExactly("stele: no snapshot " + other);
     assertThat(theirs.stdout()).isEmpty();
+    // Each command ends its session rather than leaving it open on the server (whose audit line
+    // is written just after the answer).
+    List<String> actions =
+        Await.until(
+            "three logouts in the audit log",
+            () ->
+                audit
+                    .toString(StandardCharsets.UTF_8)
+                    .lines()
+                    .map(l -> l.replaceAll(".*\"action\":\"([a-z]+)\".*", "$1"))
+                    .toList(),
+            a -> a.stream().filter("logout"::equals).count() == 3);
+    assertThat(actions).filteredOn("login"::equals).hasSize(3);
   }
 
   @Test
