@@ -119,7 +119,11 @@ final class RepositoryOptions {
     }
     ServerTrust trust = ServerTrust.of(serverFingerprint, caCert);
     return new ServerSource(
-        ServerClient.login(server, trust, name, Passwords.current(passwordFile, env)));
+        ServerClient.login(
+            server,
+            trust,
+            name,
+            Passwords.current(passwordFile, env, "Password of " + name + " on " + server + ": ")));
   }
 
   /** The repository server {@code --repo} names, or null if it names a repository. */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stele.repo.Json;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -106,7 +107,7 @@ final class ServerClient {
       }
       throw new CliException(
           ExitCode.ERROR, "TLS with " + base.getAuthority() + " failed: " + e.getMessage(), e);
-    } catch (java.net.ConnectException e) {
+    } catch (ConnectException e) {
       throw new CliException(ExitCode.ERROR, "cannot connect to " + base.getAuthority(), e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -1,5 +1,6 @@
 package dev.stele.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stele.repo.Id;
 import dev.stele.repo.Json;
@@ -78,12 +79,12 @@ final class ServerSource implements SnapshotSource {
     return s.hasNonNull(field) ? s.path(field).asText() : null;
   }
 
-  private static com.fasterxml.jackson.core.type.TypeReference<List<String>> stringList() {
-    return new com.fasterxml.jackson.core.type.TypeReference<>() {};
+  private static TypeReference<List<String>> stringList() {
+    return new TypeReference<>() {};
   }
 
-  private static com.fasterxml.jackson.core.type.TypeReference<Map<String, String>> stringMap() {
-    return new com.fasterxml.jackson.core.type.TypeReference<>() {};
+  private static TypeReference<Map<String, String>> stringMap() {
+    return new TypeReference<>() {};
   }
 
   @Override

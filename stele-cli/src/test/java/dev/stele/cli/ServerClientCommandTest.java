@@ -162,6 +162,16 @@ class ServerClientCommandTest {
   }
 
   @Test
+  void thePasswordMayBeTypedAtTheTerminal() {
+    Cli alice = as("alice", "unused").with("STELE_PASSWORD", null);
+    alice.terminal = true;
+    alice.typed.push("alice-pw");
+    Cli.Run run = alice.run(pinned("snapshot", "list"));
+    assertThat(run.stderr()).isEmpty();
+    assertThat(run.stdout()).endsWith("1 snapshot\n");
+  }
+
+  @Test
   void aCaCertificateServesInsteadOfAPin() {
     Cli.Run run =
         as("alice", "alice-pw")
