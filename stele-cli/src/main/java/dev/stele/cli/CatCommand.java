@@ -1,6 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.repo.Repository;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
@@ -21,9 +20,9 @@ final class CatCommand extends SteleCommand {
   @Override
   public Integer call() throws Exception {
     SnapshotRef r = SnapshotRef.parse(ref, true);
-    try (Repository repo = repository.open(env(), asOf)) {
-      SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
-      SnapshotBrowser browser = new SnapshotBrowser(repo);
+    try (SnapshotSource source = repository.source(env(), asOf)) {
+      SnapshotCatalog.Entry snapshot = source.resolve(r.snapshot());
+      SnapshotBrowser browser = source.browser();
       Node node = browser.find(snapshot.manifest(), r.path());
       if (!node.isFile()) {
         throw new CliException(

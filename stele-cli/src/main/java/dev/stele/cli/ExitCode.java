@@ -24,7 +24,8 @@ public final class ExitCode {
           + "  6  completed with warnings: files skipped or unreadable, entries restore refused,"
           + " or a Backup or Restore"
           + " waited for (--wait) ended PartiallyFailed%n"
-          + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_JAVA_OPTS;"
+          + "%nEnvironment: STELE_REPO, STELE_PASSWORD, STELE_NEW_PASSWORD, STELE_USER (a repository"
+          + " server's), STELE_JAVA_OPTS;"
           + " for backup, restore create|get|describe|logs, schedule, backup-location and"
           + " repository: KUBECONFIG, STELE_NAMESPACE.%n"
           + "See docs/cli.md for more.";

@@ -1,6 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
@@ -36,9 +35,9 @@ final class LsCommand extends SteleCommand {
   @Override
   public Integer call() throws Exception {
     SnapshotRef r = SnapshotRef.parse(ref, false);
-    try (Repository repo = repository.open(env(), asOf)) {
-      SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
-      SnapshotBrowser browser = new SnapshotBrowser(repo);
+    try (SnapshotSource source = repository.source(env(), asOf)) {
+      SnapshotCatalog.Entry snapshot = source.resolve(r.snapshot());
+      SnapshotBrowser browser = source.browser();
       SnapshotBrowser.Entry start = browser.lookup(snapshot.manifest(), r.path());
       List<SnapshotBrowser.Entry> entries = browser.list(start.node(), start.path(), recursive);
       boolean skipSelf = start.node().isDirectory() && !start.node().name().isEmpty();

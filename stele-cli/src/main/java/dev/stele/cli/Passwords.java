@@ -19,12 +19,17 @@ final class Passwords {
 
   /** The password of an existing repository. */
   static char[] current(Path file, CliEnvironment env) {
+    return current(file, env, "Repository password: ");
+  }
+
+  /** A password from the same places, the terminal asking with {@code prompt}. */
+  static char[] current(Path file, CliEnvironment env, String prompt) {
     char[] found = fromFileOrVariable(file, PASSWORD, env);
     if (found != null) {
       return found;
     }
     if (env.interactive()) {
-      char[] typed = env.terminal().readPassword("Repository password: ");
+      char[] typed = env.terminal().readPassword(prompt);
       if (typed != null) {
         return typed;
       }

@@ -3,6 +3,8 @@ package dev.stele.cli;
 import dev.stele.blob.BlobStore;
 import dev.stele.repo.Repository;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
@@ -12,12 +14,30 @@ import picocli.CommandLine.Option;
 /** {@code --repo} and {@code --password-file}, shared by every command that opens a repository. */
 final class RepositoryOptions {
   static final String REPO = "STELE_REPO";
+  static final String USER = "STELE_USER";
 
   @Option(
       names = "--repo",
       paramLabel = "REPO",
-      description = "Repository: a directory or s3://bucket/prefix (default: $" + REPO + ").")
+      description =
+          "Repository: a directory, s3://bucket/prefix, or a repository server's https://HOST:PORT"
+              + " (default: $"
+              + REPO
+              + ").")
   String repo;
+
+  @Option(
+      names = "--user",
+      paramLabel = "NAME",
+      description = "User name on a repository server (default: $" + USER + ").")
+  String user;
+
+  @Option(
+      names = "--server-cert-fingerprint",
+      paramLabel = "sha256:HEX",
+      description =
+          "The repository server's certificate fingerprint: any other certificate is refused.")
+  String serverFingerprint;
 
   @Option(
       names = "--password-file",
@@ -46,7 +66,8 @@ final class RepositoryOptions {
       names = "--ca-cert",
       paramLabel = "FILE",
       description =
-          "PEM certificates to trust for an HTTPS S3 endpoint (default: $STELE_S3_CA_CERT).")
+          "PEM certificates to trust for an HTTPS S3 endpoint (default: $STELE_S3_CA_CERT), or"
+              + " for a repository server.")
   Path caCert;
 
   @Option(
@@ -79,6 +100,49 @@ final class RepositoryOptions {
     }
   }
 
+  /**
+   * Where a reading command finds its snapshots: the repository server {@code --repo} names with
+   * {@code https://}, logged in to as {@code --user}; otherwise the repository, opened as {@link
+   * #open(CliEnvironment, AsOfOption)} does.
+   */
+  SnapshotSource source(CliEnvironment env, AsOfOption asOf) throws IOException {
+    URI server = server(env);
+    if (server == null) {
+      return SnapshotSource.of(open(env, asOf));
+    }
+    if (asOf != null && asOf.instant() != null) {
+      throw CliException.usage("--as-of reads a bucket's old versions: not through a server");
+    }
+    String name = user != null ? user : env.variable(USER);
+    if (name == null || name.isEmpty()) {
+      throw CliException.usage("a repository server needs a user: give --user or set " + USER);
+    }
+    ServerTrust trust = ServerTrust.of(serverFingerprint, caCert);
+    return new ServerSource(
+        ServerClient.login(
+            server,
+            trust,
+            name,
+            Passwords.current(passwordFile, env, "Password of " + name + " on " + server + ": ")));
+  }
+
+  /** The repository server {@code --repo} names, or null if it names a repository. */
+  private URI server(CliEnvironment env) {
+    String spec = repo != null ? repo : env.variable(REPO);
+    if (spec == null || !spec.regionMatches(true, 0, "https://", 0, 8)) {
+      return null;
+    }
+    try {
+      URI uri = new URI(spec);
+      if (uri.getHost() == null) {
+        throw CliException.usage("not a server URL: " + spec + " (expected https://HOST:PORT)");
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw CliException.usage("not a server URL: " + spec + " (" + e.getReason() + ")");
+    }
+  }
+
   /** Opens the repository, asking for the password if need be. */
   Repository open(CliEnvironment env) throws IOException {
     return open(env, (Instant) null);
@@ -94,6 +158,11 @@ final class RepositoryOptions {
    * as a blob read from an older version, are printed as {@code warning: …} lines.
    */
   Repository open(CliEnvironment env, Instant asOf) throws IOException {
+    if (server(env) != null) {
+      throw CliException.usage(
+          "a repository server serves only snapshot list, ls and cat: this command needs the"
+              + " repository itself");
+    }
     RepositoryLocation location = location(env);
     BlobStore store = location.open(env.clock());
     try {

@@ -1,6 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.util.ArrayList;
@@ -36,8 +35,8 @@ final class SnapshotListCommand extends SteleCommand {
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env(), asOf)) {
-      SnapshotCatalog.Scan scan = new SnapshotCatalog(repo).scan();
+    try (SnapshotSource source = repository.source(env(), asOf)) {
+      SnapshotCatalog.Scan scan = source.scan();
       List<SnapshotCatalog.Entry> entries =
           scan.live().stream()
               .filter(e -> host == null || host.equals(e.manifest().host()))

@@ -121,7 +121,7 @@ class ServerCommandTest {
   }
 
   /** A throwaway certificate for localhost by the JDK's keytool, written as tls.crt and tls.key. */
-  private static Certificate certificate(Path dir) throws Exception {
+  static Certificate certificate(Path dir) throws Exception {
     Path store = dir.resolve("server.p12");
     Processes.Result r =
         Processes.run(

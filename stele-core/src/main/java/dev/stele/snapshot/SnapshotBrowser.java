@@ -9,12 +9,40 @@ import java.nio.file.NoSuchFileException;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Reads what a snapshot holds: trees, nodes by path, file contents. */
+/**
+ * Reads what a snapshot holds: trees, nodes by path, file contents, from a repository or from
+ * anything else that gives trees and chunks by id ({@link ObjectSource}, such as a repository
+ * server).
+ */
 public final class SnapshotBrowser {
-  private final Repository repo;
+  private final ObjectSource objects;
+
+  /** Where a browser reads trees and chunks: their plain bytes by id. */
+  public interface ObjectSource {
+    /** The encoded tree {@code id} (docs/format.md §10). */
+    byte[] tree(Id id) throws IOException;
+
+    /** The plain content of data chunk {@code id}. */
+    byte[] chunk(Id id) throws IOException;
+  }
 
   public SnapshotBrowser(Repository repo) {
-    this.repo = repo;
+    this(
+        new ObjectSource() {
+          @Override
+          public byte[] tree(Id id) throws IOException {
+            return repo.readChunk(id);
+          }
+
+          @Override
+          public byte[] chunk(Id id) throws IOException {
+            return repo.readChunk(id);
+          }
+        });
+  }
+
+  public SnapshotBrowser(ObjectSource objects) {
+    this.objects = objects;
   }
 
   /** A node and its absolute path inside the snapshot. */
@@ -44,7 +72,7 @@ public final class SnapshotBrowser {
       throw new IllegalArgumentException(
           FileName.display(directory.name()) + " is not a directory");
     }
-    return Tree.decode(directory.subtree(), repo.readChunk(directory.subtree()));
+    return Tree.decode(directory.subtree(), objects.tree(directory.subtree()));
   }
 
   /**
@@ -108,7 +136,7 @@ public final class SnapshotBrowser {
       throw new IllegalArgumentException(FileName.display(file.name()) + " is not a file");
     }
     for (Id chunk : file.chunks()) {
-      out.write(repo.readChunk(chunk));
+      out.write(objects.chunk(chunk));
     }
   }
 

@@ -123,6 +123,16 @@ public final class SnapshotCatalog {
    * @throws UnknownSnapshotException if none or several match
    */
   public Id resolveId(String spec, Scan scan) throws UnknownSnapshotException {
+    return resolveIn(spec, scan);
+  }
+
+  /**
+   * The id {@code spec} names among {@code scan}'s snapshots, however they were listed (from a
+   * repository or a repository server).
+   *
+   * @throws UnknownSnapshotException if none or several match
+   */
+  public static Id resolveIn(String spec, Scan scan) throws UnknownSnapshotException {
     if (spec.equals("latest")) {
       if (scan.live().isEmpty()) {
         throw new UnknownSnapshotException("the repository has no snapshots");

@@ -17,7 +17,10 @@ import org.jspecify.annotations.Nullable;
 final class ApiJson {
   private ApiJson() {}
 
-  /** A snapshot as the API lists it. */
+  /**
+   * A snapshot as the API lists it: the operator's labels picked out for a page, then the rest of
+   * the manifest, so that a client shows a snapshot as it would read from the repository.
+   */
   record Snapshot(
       String id,
       String time,
@@ -28,7 +31,12 @@ final class ApiJson {
       @Nullable String namespace,
       @Nullable String pod,
       @Nullable String volume,
-      Map<String, String> labels) {
+      Map<String, String> labels,
+      @Nullable String user,
+      @Nullable String parent,
+      String tree,
+      @Nullable String expires,
+      SnapshotManifest.@Nullable Stats stats) {
     static Snapshot of(SnapshotCatalog.Entry e) {
       SnapshotManifest m = e.manifest();
       Map<String, String> l = m.labels();
@@ -42,7 +50,12 @@ final class ApiJson {
           l.get(SteleApi.POD_NAMESPACE_LABEL),
           l.get(SteleApi.POD_NAME_LABEL),
           l.get(SteleApi.VOLUME_LABEL),
-          l);
+          l,
+          m.user(),
+          m.parent(),
+          m.tree(),
+          m.expires() == null ? null : m.expires().toString(),
+          m.stats());
     }
   }
 

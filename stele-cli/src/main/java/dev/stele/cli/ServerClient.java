@@ -1,0 +1,140 @@
+package dev.stele.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.stele.repo.Json;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.CharBuffer;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import javax.net.ssl.SSLHandshakeException;
+
+/**
+ * A logged-in session with a repository server (docs/server.md): one login, then GET requests with
+ * the bearer token. Every refusal becomes one line: a wrong password exits 3, a missing object 4.
+ */
+final class ServerClient {
+  private final HttpClient http;
+  private final URI base;
+  private final ServerTrust trust;
+  private final String token;
+
+  private ServerClient(HttpClient http, URI base, ServerTrust trust, String token) {
+    this.http = http;
+    this.base = base;
+    this.trust = trust;
+    this.token = token;
+  }
+
+  /** Logs in to the server at {@code base} ({@code https://host:port}) as {@code user}. */
+  static ServerClient login(URI base, ServerTrust trust, String user, char[] password)
+      throws IOException {
+    HttpClient http =
+        HttpClient.newBuilder()
+            .sslContext(trust.context)
+            .connectTimeout(Duration.ofSeconds(30))
+            .build();
+    Map<String, String> body = new LinkedHashMap<>();
+    body.put("user", user);
+    body.put("password", CharBuffer.wrap(password).toString());
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve("/api/v1/login"))
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofByteArray(Json.write(body)))
+            .build();
+    HttpResponse<byte[]> r = send(http, base, trust, request);
+    check(r);
+    String token = Json.MAPPER.readTree(r.body()).path("token").asText();
+    return new ServerClient(http, base, trust, token);
+  }
+
+  /** The JSON answer of GET {@code path} (already encoded). */
+  JsonNode json(String path) throws IOException {
+    return Json.MAPPER.readTree(get(path));
+  }
+
+  /** The body of GET {@code path} (already encoded), which must answer 200. */
+  byte[] get(String path) throws IOException {
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Authorization", "Bearer " + token)
+            .GET()
+            .build();
+    HttpResponse<byte[]> r = send(http, base, trust, request);
+    check(r);
+    return r.body();
+  }
+
+  /** Ends the session on the server; a failure to reach it only leaves the session to expire. */
+  void logout() {
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve("/api/v1/logout"))
+            .header("Authorization", "Bearer " + token)
+            .POST(HttpRequest.BodyPublishers.noBody())
+            .build();
+    try {
+      http.send(request, HttpResponse.BodyHandlers.discarding());
+    } catch (IOException e) {
+      // It expires by itself.
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static HttpResponse<byte[]> send(
+      HttpClient http, URI base, ServerTrust trust, HttpRequest request) throws IOException {
+    try {
+      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+    } catch (SSLHandshakeException e) {
+      String seen = trust.refused.get();
+      if (seen != null) {
+        throw new CliException(
+            ExitCode.ERROR,
+            "server "
+                + base.getAuthority()
+                + " presented certificate "
+                + seen
+                + ", not the pinned "
+                + trust.pin
+                + ": refused",
+            e);
+      }
+      throw new CliException(
+          ExitCode.ERROR, "TLS with " + base.getAuthority() + " failed: " + e.getMessage(), e);
+    } catch (ConnectException e) {
+      throw new CliException(ExitCode.ERROR, "cannot connect to " + base.getAuthority(), e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted");
+    }
+  }
+
+  private static void check(HttpResponse<byte[]> r) {
+    if (r.statusCode() == 200) {
+      return;
+    }
+    int exit =
+        switch (r.statusCode()) {
+          case 401 -> ExitCode.WRONG_PASSWORD;
+          case 404 -> ExitCode.NOT_FOUND;
+          case 400 -> ExitCode.USAGE;
+          default -> ExitCode.ERROR;
+        };
+    throw new CliException(exit, "server: " + error(r));
+  }
+
+  private static String error(HttpResponse<byte[]> r) {
+    try {
+      String e = Json.MAPPER.readTree(r.body()).path("error").asText("");
+      return e.isEmpty() ? "HTTP " + r.statusCode() : e;
+    } catch (IOException e) {
+      return "HTTP " + r.statusCode();
+    }
+  }
+}

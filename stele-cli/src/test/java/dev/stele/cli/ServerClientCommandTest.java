@@ -1,0 +1,220 @@
+package dev.stele.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.stele.blob.FilesystemBlobStore;
+import dev.stele.repo.Repository;
+import dev.stele.server.RepositoryServer;
+import dev.stele.server.ServerOptions;
+import dev.stele.testing.Await;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reading commands through a real {@link RepositoryServer}: the same output and exit codes as
+ * against the repository for an admin, only their own snapshots for a restricted user, and one
+ * clear line for a wrong fingerprint or password.
+ */
+class ServerClientCommandTest {
+  private static final String PASSWORD = "correct horse";
+  private static final Pattern ID = Pattern.compile("(?m)^([0-9a-f]{8})  ");
+
+  @TempDir Path tmp;
+  private Cli direct;
+  private Repository repo;
+  private RepositoryServer server;
+  private String url;
+  private Path shopDir;
+  private final ByteArrayOutputStream audit = new ByteArrayOutputStream();
+
+  @BeforeEach
+  void setUp() throws Exception {
+    Path repoDir = tmp.resolve("repo");
+    direct = new Cli(repoDir.toString(), PASSWORD);
+    assertThat(direct.run("repo", "init", "--kdf-memory", "64", "--kdf-iterations", "1").exitCode())
+        .isZero();
+    shopDir = tmp.resolve("shop");
+    Cli.writeSampleSource(shopDir);
+    Path other = Files.createDirectories(tmp.resolve("other"));
+    Files.writeString(other.resolve("secret.txt"), "not alice's\n");
+    assertThat(direct.run("snapshot", "create", "--host", "shop", shopDir.toString()).exitCode())
+        .isZero();
+    assertThat(direct.run("snapshot", "create", "--host", "other", other.toString()).exitCode())
+        .isZero();
+    ServerCommandTest.certificate(tmp);
+    Path users = Files.createDirectories(tmp.resolve("users"));
+    Files.writeString(users.resolve("carol"), "carol-pw");
+    Files.writeString(users.resolve("alice"), "alice-pw");
+    Files.writeString(
+        tmp.resolve("access.json"),
+        "{\"admins\": [\"carol\"], \"rules\": [{\"users\": [\"alice\"], \"hosts\": [\"shop\"]}]}");
+    Clock clock = Clock.systemUTC();
+    repo = Repository.open(new FilesystemBlobStore(repoDir, clock), PASSWORD.toCharArray(), clock);
+    server =
+        RepositoryServer.start(
+            repo,
+            ServerOptions.of(
+                new InetSocketAddress(InetAddress.getLoopbackAddress(), 0),
+                tmp.resolve("tls.crt"),
+                tmp.resolve("tls.key"),
+                users,
+                tmp.resolve("access.json"),
+                new PrintStream(audit, true, StandardCharsets.UTF_8)));
+    url = "https://localhost:" + server.address().getPort();
+  }
+
+  @AfterEach
+  void tearDown() throws Exception {
+    server.close();
+    repo.close();
+  }
+
+  private Cli as(String user, String password) {
+    return new Cli(url, password).with("STELE_USER", user).with("STELE_PASSWORD", password);
+  }
+
+  private String[] pinned(String... args) {
+    String[] all = new String[args.length + 2];
+    System.arraycopy(args, 0, all, 0, args.length);
+    all[args.length] = "--server-cert-fingerprint";
+    all[args.length + 1] = server.fingerprint();
+    return all;
+  }
+
+  private static String idOf(String listing, int index) {
+    Matcher m = ID.matcher(listing);
+    for (int i = 0; i <= index; i++) {
+      assertThat(m.find()).as(listing).isTrue();
+    }
+    return m.group(1);
+  }
+
+  /** Runs {@code args} directly (which must exit {@code exit}) and through the server. */
+  private void sameOutput(int exit, Cli through, String... args) {
+    Cli.Run expected = direct.run(args);
+    assertThat(expected.exitCode()).as(expected.stderr()).isEqualTo(exit);
+    Cli.Run actual = through.run(pinned(args));
+    assertThat(actual.stderr()).isEqualTo(expected.stderr());
+    assertThat(actual.stdout()).isEqualTo(expected.stdout());
+    assertThat(actual.exitCode()).isEqualTo(expected.exitCode());
+  }
+
+  @Test
+  void anAdminSeesWhatTheRepositoryShows() {
+    Cli carol = as("carol", "carol-pw");
+    String list = direct.run("snapshot", "list").stdout();
+    String shop = idOf(list, 0);
+    String at = shop + ":" + shopDir;
+    sameOutput(ExitCode.OK, carol, "snapshot", "list");
+    sameOutput(ExitCode.OK, carol, "snapshot", "list", "--json");
+    sameOutput(ExitCode.OK, carol, "snapshot", "list", "--host", "other");
+    sameOutput(ExitCode.OK, carol, "ls", "-l", "-r", shop);
+    sameOutput(ExitCode.OK, carol, "ls", "--json", at + "/sub");
+    sameOutput(ExitCode.OK, carol, "ls", "latest");
+    sameOutput(ExitCode.OK, carol, "cat", at + "/sub/deeper/random.bin");
+    sameOutput(ExitCode.OK, carol, "cat", at + "/hello.txt");
+    sameOutput(ExitCode.NOT_FOUND, carol, "ls", at + "/missing");
+    sameOutput(ExitCode.ERROR, carol, "cat", at + "/sub");
+    sameOutput(ExitCode.NOT_FOUND, carol, "ls", "ffffffff");
+  }
+
+  @Test
+  void aRestrictedUserSeesOnlyTheirs() {
+    String list = direct.run("snapshot", "list").stdout();
+    String shop = idOf(list, 0);
+    String other = idOf(list, 1);
+    Cli alice = as("alice", "alice-pw");
+    Cli.Run mine = alice.run(pinned("snapshot", "list"));
+    assertThat(mine.exitCode()).isZero();
+    assertThat(mine.stdout()).contains(shop).doesNotContain(other).endsWith("1 snapshot\n");
+    assertThat(alice.run(pinned("cat", shop + ":" + shopDir + "/hello.txt")).stdout())
+        .isEqualTo("hello, world\n");
+    Cli.Run theirs = alice.run(pinned("cat", other + ":/secret.txt"));
+    assertThat(theirs.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(theirs.errorLines()).containsExactly("stele: no snapshot " + other);
+    assertThat(theirs.stdout()).isEmpty();
+    // Each command ends its session rather than leaving it open on the server (whose audit line
+    // is written just after the answer).
+    List<String> actions =
+        Await.until(
+            "three logouts in the audit log",
+            () ->
+                audit
+                    .toString(StandardCharsets.UTF_8)
+                    .lines()
+                    .map(l -> l.replaceAll(".*\"action\":\"([a-z]+)\".*", "$1"))
+                    .toList(),
+            a -> a.stream().filter("logout"::equals).count() == 3);
+    assertThat(actions).filteredOn("login"::equals).hasSize(3);
+  }
+
+  @Test
+  void thePasswordMayBeTypedAtTheTerminal() {
+    Cli alice = as("alice", "unused").with("STELE_PASSWORD", null);
+    alice.terminal = true;
+    alice.typed.push("alice-pw");
+    Cli.Run run = alice.run(pinned("snapshot", "list"));
+    assertThat(run.stderr()).isEmpty();
+    assertThat(run.stdout()).endsWith("1 snapshot\n");
+  }
+
+  @Test
+  void aCaCertificateServesInsteadOfAPin() {
+    Cli.Run run =
+        as("alice", "alice-pw")
+            .run("snapshot", "list", "--ca-cert", tmp.resolve("tls.crt").toString());
+    assertThat(run.stderr()).isEmpty();
+    assertThat(run.stdout()).endsWith("1 snapshot\n");
+  }
+
+  @Test
+  void anotherCertificateIsRefusedNamingTheOneSeen() {
+    String wrong = "sha256:" + "0".repeat(64);
+    Cli.Run run =
+        as("carol", "carol-pw").run("snapshot", "list", "--server-cert-fingerprint", wrong);
+    assertThat(run.exitCode()).isEqualTo(ExitCode.ERROR);
+    assertThat(run.errorLines())
+        .containsExactly(
+            "stele: server localhost:"
+                + server.address().getPort()
+                + " presented certificate "
+                + server.fingerprint()
+                + ", not the pinned "
+                + wrong
+                + ": refused");
+    assertThat(run.stdout()).isEmpty();
+  }
+
+  @Test
+  void aWrongPasswordIsOneLineAndExitThree() {
+    Cli.Run run = as("carol", "not carol's").run(pinned("snapshot", "list"));
+    assertThat(run.exitCode()).isEqualTo(ExitCode.WRONG_PASSWORD);
+    assertThat(run.errorLines()).containsExactly("stele: server: wrong user or password");
+  }
+
+  @Test
+  void aServerNeedsAUserAndATrust() {
+    Cli.Run noUser =
+        as("carol", "carol-pw").with("STELE_USER", null).run(pinned("snapshot", "list"));
+    assertThat(noUser.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(noUser.errorLines())
+        .containsExactly("stele: a repository server needs a user: give --user or set STELE_USER");
+    Cli.Run noTrust = as("carol", "carol-pw").run("snapshot", "list");
+    assertThat(noTrust.exitCode()).isEqualTo(ExitCode.USAGE);
+    Cli.Run restore = as("carol", "carol-pw").run(pinned("restore", "latest", "-t", "x"));
+    assertThat(restore.exitCode()).isEqualTo(ExitCode.USAGE);
+  }
+}
