@@ -84,26 +84,30 @@ final class ServerCommand extends SteleCommand {
               }
             },
             "stele-server-shutdown");
-    try (Repository repo = repository.open(env());
-        PrintStream audit = auditStream();
-        RepositoryServer server =
-            RepositoryServer.start(
-                repo, ServerOptions.of(address, tlsCert, tlsKey, users, access, audit))) {
-      Runtime.getRuntime().addShutdownHook(hook);
-      out().println("fingerprint: " + server.fingerprint());
-      out()
-          .println(
-              "stele server listening on https://"
-                  + server.address().getHostString()
-                  + ":"
-                  + server.address().getPort());
+    // The shutdown hook waits for `closed`, so that the JVM ends only once the server is closed
+    // and its last line is out.
+    try {
+      try (Repository repo = repository.open(env());
+          PrintStream audit = auditStream();
+          RepositoryServer server =
+              RepositoryServer.start(
+                  repo, ServerOptions.of(address, tlsCert, tlsKey, users, access, audit))) {
+        Runtime.getRuntime().addShutdownHook(hook);
+        out().println("fingerprint: " + server.fingerprint());
+        out()
+            .println(
+                "stele server listening on https://"
+                    + server.address().getHostString()
+                    + ":"
+                    + server.address().getPort());
+        out().flush();
+        stopped.await();
+      }
+      out().println("stele server stopped");
       out().flush();
-      stopped.await();
     } finally {
       closed.countDown();
     }
-    out().println("stele server stopped");
-    out().flush();
     return ExitCode.OK;
   }
 
