@@ -1,7 +1,6 @@
 package dev.stele.operator.hook;
 
 import dev.stele.k8s.api.BackupHooks;
-import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.ExecHook;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.util.ArrayList;
@@ -76,21 +75,12 @@ public final class BackupHookSpecs {
       for (int i = 0; i < hooks.size(); i++) {
         String name = (r.name == null ? "spec.hooks" : r.name) + "[" + phase + " " + i + "]";
         ExecHook exec = hooks.get(i).exec;
-        if (exec == null || exec.command == null || exec.command.isEmpty()) {
+        if (exec == null) {
           throw new IllegalArgumentException("hook " + name + " has no exec.command");
         }
-        try {
-          out.add(
-              new Hook(
-                  name,
-                  exec.container,
-                  exec.command,
-                  Hook.failOnError(exec.onError, true),
-                  Durations.parse(exec.timeout, Hook.DEFAULT_TIMEOUT),
-                  null));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("hook " + name + ": " + e.getMessage(), e);
-        }
+        out.add(
+            Hook.ofSpec(
+                name, exec.container, exec.command, exec.onError, true, exec.timeout, null, null));
       }
     }
     return out;

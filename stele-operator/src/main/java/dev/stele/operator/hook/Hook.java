@@ -1,5 +1,6 @@
 package dev.stele.operator.hook;
 
+import dev.stele.k8s.api.Durations;
 import java.time.Duration;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -26,6 +27,43 @@ public record Hook(
 
   public Hook {
     command = List.copyOf(command);
+  }
+
+  /**
+   * A hook from a spec's {@code exec} fields, checked; a wrong field is one line naming the hook.
+   *
+   * @param timeout the spec's timeout, or null for the default (as {@link Durations#parse} reads
+   *     it)
+   * @param failByDefault the spec's default for {@code onError}: Fail for backups, Continue for
+   *     restores
+   * @param defaultWait for restore hooks the default wait; null for backup hooks, which wait for
+   *     nothing
+   */
+  static Hook ofSpec(
+      String name,
+      @Nullable String container,
+      @Nullable List<String> command,
+      @Nullable String onError,
+      boolean failByDefault,
+      String timeout,
+      @Nullable String waitTimeout,
+      @Nullable Duration defaultWait) {
+    if (command == null || command.isEmpty()) {
+      throw new IllegalArgumentException("hook " + name + " has no exec.command");
+    }
+    try {
+      return new Hook(
+          name,
+          container,
+          command,
+          failOnError(onError, failByDefault),
+          Durations.parse(timeout, DEFAULT_TIMEOUT),
+          defaultWait == null
+              ? null
+              : Durations.parse(waitTimeout == null ? "" : waitTimeout, defaultWait));
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("hook " + name + ": " + e.getMessage(), e);
+    }
   }
 
   /** {@code Fail} or {@code Continue} (either case), or the default when null or blank. */

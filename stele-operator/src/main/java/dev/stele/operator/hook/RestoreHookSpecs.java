@@ -1,6 +1,5 @@
 package dev.stele.operator.hook;
 
-import dev.stele.k8s.api.Durations;
 import dev.stele.k8s.api.RestoreHooks;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
@@ -101,21 +100,16 @@ public final class RestoreHookSpecs {
         if (exec == null) {
           continue;
         }
-        if (exec.command == null || exec.command.isEmpty()) {
-          throw new IllegalArgumentException("hook " + name + " has no exec.command");
-        }
-        try {
-          out.add(
-              new Hook(
-                  name,
-                  exec.container,
-                  exec.command,
-                  Hook.failOnError(exec.onError, false),
-                  Durations.parse(exec.execTimeout, Hook.DEFAULT_TIMEOUT),
-                  Durations.parse(exec.waitTimeout, DEFAULT_WAIT)));
-        } catch (IllegalArgumentException e) {
-          throw new IllegalArgumentException("hook " + name + ": " + e.getMessage(), e);
-        }
+        out.add(
+            Hook.ofSpec(
+                name,
+                exec.container,
+                exec.command,
+                exec.onError,
+                false,
+                exec.execTimeout,
+                exec.waitTimeout,
+                DEFAULT_WAIT));
       }
     }
     return out;
