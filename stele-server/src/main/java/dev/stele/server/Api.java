@@ -355,7 +355,8 @@ final class Api implements HttpHandler {
       }
       case "stat" -> sendJson(r, 200, ApiJson.Entry.of(entry, true));
       case "files" -> download(r, entry.node());
-      case "zip" -> zip(r, browser, entry);
+      case "zip", "tar", "tgz" ->
+          archive(r, browser, entry, Archive.valueOf(r.action.toUpperCase(Locale.ROOT)));
       default -> throw new Refusal(404, "no such endpoint");
     }
   }
@@ -413,22 +414,22 @@ final class Api implements HttpHandler {
   }
 
   /**
-   * A directory as a zip, written to the response as it is read: nothing is kept on the server's
-   * disk or in its memory beyond one chunk. Every file is reached from the directory, itself looked
-   * up from a snapshot the user reads, so the zip holds only what they may read.
+   * A directory as a zip or tar, written to the response as it is read: nothing is kept on the
+   * server's disk or in its memory beyond one chunk. Every file is reached from the directory,
+   * itself looked up from a snapshot the user reads, so the archive holds only what they may read.
    */
-  private void zip(Request r, SnapshotBrowser browser, SnapshotBrowser.Entry dir)
+  private void archive(Request r, SnapshotBrowser browser, SnapshotBrowser.Entry dir, Archive form)
       throws Refusal, IOException {
     if (!dir.node().isDirectory()) {
       throw new Refusal(400, r.path + " is not a directory");
     }
     String name = dir.node().name().isEmpty() ? "snapshot" : FileName.display(dir.node().name());
-    r.exchange.getResponseHeaders().set("Content-Type", "application/zip");
-    r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + ".zip"));
+    r.exchange.getResponseHeaders().set("Content-Type", form.type);
+    r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + form.extension));
     r.answered = true;
     r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
     OutputStream body = r.exchange.getResponseBody();
-    r.bytes = Zip.write(repo, browser, dir.node(), body);
+    r.bytes = form.write(repo, browser, dir.node(), body);
     body.close(); // only once it is whole: on an error, handle cuts the connection instead
   }
 
