@@ -62,7 +62,6 @@ final class ServerFixture implements AutoCloseable {
   private final X509Certificate cert;
   private RepositoryServer server;
 
-  @SuppressWarnings("JavaUtilDate") // BouncyCastle's builder takes Dates
   ServerFixture(Path dir) throws Exception {
     this.dir = dir;
     this.users = Files.createDirectories(dir.resolve("users"));
@@ -75,27 +74,7 @@ final class ServerFixture implements AutoCloseable {
             store,
             "repository password".toCharArray(),
             RepositoryInit.defaults(clock).withKdf(cheap));
-    KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
-    Instant now = Instant.now();
-    var builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name("CN=stele-server-test"),
-            BigInteger.ONE,
-            Date.from(now.minusSeconds(60)),
-            Date.from(now.plus(Duration.ofDays(1))),
-            new X500Name("CN=stele-server-test"),
-            keys.getPublic());
-    builder.addExtension(
-        Extension.subjectAlternativeName,
-        false,
-        new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
-    cert =
-        new JcaX509CertificateConverter()
-            .getCertificate(
-                builder.build(
-                    new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-    Files.writeString(dir.resolve("tls.crt"), pem("CERTIFICATE", cert.getEncoded()));
-    Files.writeString(dir.resolve("tls.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+    cert = certificate(dir, "stele-server-test");
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("server", cert);
@@ -105,6 +84,42 @@ final class ServerFixture implements AutoCloseable {
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, tmf.getTrustManagers(), null);
     http = HttpClient.newBuilder().sslContext(ssl).build();
+  }
+
+  /**
+   * Writes a new self-signed certificate for localhost and its key as {@code tls.crt} and {@code
+   * tls.key} in {@code dir}, each replaced atomically; gives the certificate.
+   */
+  @SuppressWarnings("JavaUtilDate") // BouncyCastle's builder takes Dates
+  static X509Certificate certificate(Path dir, String name) throws Exception {
+    KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
+    Instant now = Instant.now();
+    var builder =
+        new JcaX509v3CertificateBuilder(
+            new X500Name("CN=" + name),
+            BigInteger.ONE,
+            Date.from(now.minusSeconds(60)),
+            Date.from(now.plus(Duration.ofDays(1))),
+            new X500Name("CN=" + name),
+            keys.getPublic());
+    builder.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
+    X509Certificate cert =
+        new JcaX509CertificateConverter()
+            .getCertificate(
+                builder.build(
+                    new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+    replace(dir.resolve("tls.crt"), pem("CERTIFICATE", cert.getEncoded()));
+    replace(dir.resolve("tls.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+    return cert;
+  }
+
+  private static void replace(Path file, String content) throws IOException {
+    Path next = file.resolveSibling(file.getFileName() + ".next");
+    Files.writeString(next, content);
+    Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String pem(String type, byte[] der) {
@@ -174,7 +189,12 @@ final class ServerFixture implements AutoCloseable {
   }
 
   HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body)
+      throws IOException, InterruptedException {
+    return http.send(request.build(), body);
   }
 
   HttpResponse<byte[]> get(String token, String rawPath, String... headers)
