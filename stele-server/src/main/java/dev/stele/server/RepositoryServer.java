@@ -41,6 +41,12 @@ public final class RepositoryServer implements Closeable {
    * checked first, so that a mistake in any stops the start with its one line.
    */
   public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
+    return start(repo, o, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+  }
+
+  /** As {@link #start(Repository, ServerOptions)}, with bandwidth limits paced by {@code pause}. */
+  static RepositoryServer start(Repository repo, ServerOptions o, Bandwidth.Pause pause)
+      throws IOException {
     RenewingKeys keys = new RenewingKeys(o.tlsCert(), o.tlsKey(), o.clock(), o.recheck());
     if (!Files.isDirectory(o.users())) {
       throw new IOException("users directory " + o.users() + " is not a directory");
@@ -56,6 +62,7 @@ public final class RepositoryServer implements Closeable {
             access,
             new Snapshots(repo, o.clock(), o.recheck()),
             new Audit(o.audit()),
+            new Bandwidth(o.clock(), pause),
             o.clock());
     HttpsServer http = HttpsServer.create(o.listen(), 64);
     SSLContext tls;

@@ -58,6 +58,10 @@ final class ServerFixture implements AutoCloseable {
   final InMemoryBlobStore store;
   final Repository repo;
   final ByteArrayOutputStream auditBytes = new ByteArrayOutputStream();
+
+  /** The waits bandwidth limits asked for: each advances the clock instead of sleeping. */
+  final List<Duration> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final HttpClient http;
   private final X509Certificate cert;
   private RepositoryServer server;
@@ -159,7 +163,11 @@ final class ServerFixture implements AutoCloseable {
                     access,
                     new PrintStream(auditBytes, true, StandardCharsets.UTF_8))
                 .withClock(clock)
-                .withRecheck(Duration.ZERO));
+                .withRecheck(Duration.ZERO),
+            d -> {
+              pauses.add(d);
+              clock.advance(d);
+            });
   }
 
   String fingerprint() {
