@@ -4,17 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.TrustManager;
-import javax.net.ssl.X509TrustManager;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,29 +74,7 @@ class CertificateRenewalTest {
     assertThat(presented()).isEqualTo(next);
   }
 
-  /** The certificate a fresh handshake (no session to resume) is shown. */
   private Certificate presented() throws Exception {
-    SSLContext context = SSLContext.getInstance("TLS");
-    context.init(null, new TrustManager[] {new TrustAll()}, null);
-    InetSocketAddress at = new InetSocketAddress("localhost", f.uri("/").getPort());
-    try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket()) {
-      socket.connect(at, 10_000);
-      socket.startHandshake();
-      return socket.getSession().getPeerCertificates()[0];
-    }
-  }
-
-  /** Shows what the server presents; trusts it, as the test checks it itself. */
-  private static final class TrustAll implements X509TrustManager {
-    @Override
-    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
-
-    @Override
-    public X509Certificate[] getAcceptedIssuers() {
-      return new X509Certificate[0];
-    }
+    return f.presented();
   }
 }

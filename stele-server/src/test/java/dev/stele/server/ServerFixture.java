@@ -152,15 +152,20 @@ final class ServerFixture implements AutoCloseable {
   }
 
   void start() throws IOException {
+    start(dir.resolve("tls.crt"), dir.resolve("tls.key"), users, access);
+  }
+
+  /** Starts the server on these files instead of the fixture's own. */
+  void start(Path tlsCert, Path tlsKey, Path usersDir, Path accessFile) throws IOException {
     server =
         RepositoryServer.start(
             repo,
             ServerOptions.of(
                     new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    dir.resolve("tls.crt"),
-                    dir.resolve("tls.key"),
-                    users,
-                    access,
+                    tlsCert,
+                    tlsKey,
+                    usersDir,
+                    accessFile,
                     new PrintStream(auditBytes, true, StandardCharsets.UTF_8))
                 .withClock(clock)
                 .withRecheck(Duration.ZERO),
@@ -172,6 +177,33 @@ final class ServerFixture implements AutoCloseable {
 
   String fingerprint() {
     return server.fingerprint();
+  }
+
+  /** The certificate a fresh handshake (no session to resume) is shown. */
+  java.security.cert.Certificate presented() throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new javax.net.ssl.TrustManager[] {new TrustAll()}, null);
+    InetSocketAddress at = new InetSocketAddress("localhost", server.address().getPort());
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket()) {
+      socket.connect(at, 10_000);
+      socket.startHandshake();
+      return socket.getSession().getPeerCertificates()[0];
+    }
+  }
+
+  /** Shows what the server presents; trusts it, as the tests check it themselves. */
+  private static final class TrustAll implements javax.net.ssl.X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
   }
 
   X509Certificate certificate() {
