@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * rule allows its users a snapshot when every one of its non-empty fields matches; a user may read
  * what any of their rules allows, and append (create snapshots) where an Append rule allows it.
  * Fields no rule knows are refused when the file is read, so that a misspelt condition cannot
- * silently widen a rule.
+ * silently widen a rule. {@code limits} caps what the server sends a user, per second.
  */
-record AccessRules(List<String> admins, List<Rule> rules) {
+record AccessRules(List<String> admins, List<Rule> rules, Map<String, Limit> limits) {
   private static final ObjectMapper MAPPER =
       new ObjectMapper().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
@@ -87,9 +87,31 @@ record AccessRules(List<String> admins, List<Rule> rules) {
     }
   }
 
+  /**
+   * A user's limits.
+   *
+   * @param downloadBytesPerSecond the most the server sends them per second, all their answers
+   *     together; null: no limit
+   */
+  record Limit(@Nullable Long downloadBytesPerSecond) {
+    Limit {
+      if (downloadBytesPerSecond != null && downloadBytesPerSecond <= 0) {
+        throw new IllegalArgumentException(
+            "downloadBytesPerSecond must be positive, not " + downloadBytesPerSecond);
+      }
+    }
+  }
+
   AccessRules {
     admins = admins == null ? List.of() : List.copyOf(admins);
     rules = rules == null ? List.of() : List.copyOf(rules);
+    limits = limits == null ? Map.of() : Map.copyOf(limits);
+  }
+
+  /** The most the server sends {@code user} per second, or null for no limit. */
+  @Nullable Long downloadLimit(String user) {
+    Limit limit = limits.get(user);
+    return limit == null ? null : limit.downloadBytesPerSecond();
   }
 
   static AccessRules read(Path file) throws IOException {

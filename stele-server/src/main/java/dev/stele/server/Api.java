@@ -53,6 +53,7 @@ final class Api implements HttpHandler {
   private final Snapshots snapshots;
   private final Reachable reachable;
   private final Audit audit;
+  private final Bandwidth bandwidth;
   private final Clock clock;
 
   Api(
@@ -63,6 +64,7 @@ final class Api implements HttpHandler {
       AccessFile access,
       Snapshots snapshots,
       Audit audit,
+      Bandwidth bandwidth,
       Clock clock) {
     this.repo = repo;
     this.users = users;
@@ -72,6 +74,7 @@ final class Api implements HttpHandler {
     this.snapshots = snapshots;
     this.reachable = new Reachable(repo);
     this.audit = audit;
+    this.bandwidth = bandwidth;
     this.clock = clock;
   }
 
@@ -85,6 +88,7 @@ final class Api implements HttpHandler {
     @Nullable String path;
     long bytes;
     boolean answered;
+    boolean authenticated;
 
     Request(HttpExchange exchange) {
       this.exchange = exchange;
@@ -263,6 +267,7 @@ final class Api implements HttpHandler {
       throw new Refusal(401, "session expired or unknown; log in again");
     }
     r.user = session.user;
+    r.authenticated = true;
     if (cookie
         && !method.equals("GET")
         && !session.csrfMatches(r.exchange.getRequestHeaders().getFirst(CSRF_HEADER))) {
@@ -355,7 +360,8 @@ final class Api implements HttpHandler {
       }
       case "stat" -> sendJson(r, 200, ApiJson.Entry.of(entry, true));
       case "files" -> download(r, entry.node());
-      case "zip" -> zip(r, browser, entry);
+      case "zip", "tar", "tgz" ->
+          archive(r, browser, entry, Archive.valueOf(r.action.toUpperCase(Locale.ROOT)));
       default -> throw new Refusal(404, "no such endpoint");
     }
   }
@@ -406,29 +412,29 @@ final class Api implements HttpHandler {
     r.answered = true;
     r.exchange.sendResponseHeaders(status, length == 0 ? -1 : length);
     if (length > 0) {
-      try (OutputStream out = r.exchange.getResponseBody()) {
+      try (OutputStream out = body(r)) {
         r.bytes = Download.copy(repo, file, start, end, out);
       }
     }
   }
 
   /**
-   * A directory as a zip, written to the response as it is read: nothing is kept on the server's
-   * disk or in its memory beyond one chunk. Every file is reached from the directory, itself looked
-   * up from a snapshot the user reads, so the zip holds only what they may read.
+   * A directory as a zip or tar, written to the response as it is read: nothing is kept on the
+   * server's disk or in its memory beyond one chunk. Every file is reached from the directory,
+   * itself looked up from a snapshot the user reads, so the archive holds only what they may read.
    */
-  private void zip(Request r, SnapshotBrowser browser, SnapshotBrowser.Entry dir)
+  private void archive(Request r, SnapshotBrowser browser, SnapshotBrowser.Entry dir, Archive form)
       throws Refusal, IOException {
     if (!dir.node().isDirectory()) {
       throw new Refusal(400, r.path + " is not a directory");
     }
     String name = dir.node().name().isEmpty() ? "snapshot" : FileName.display(dir.node().name());
-    r.exchange.getResponseHeaders().set("Content-Type", "application/zip");
-    r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + ".zip"));
+    r.exchange.getResponseHeaders().set("Content-Type", form.type);
+    r.exchange.getResponseHeaders().set("Content-Disposition", attachment(name + form.extension));
     r.answered = true;
     r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
-    OutputStream body = r.exchange.getResponseBody();
-    r.bytes = Zip.write(repo, browser, dir.node(), body);
+    OutputStream body = body(r);
+    r.bytes = form.write(repo, browser, dir.node(), body);
     body.close(); // only once it is whole: on an error, handle cuts the connection instead
   }
 
@@ -473,13 +479,28 @@ final class Api implements HttpHandler {
     send(r, status, "application/json", JSON.writeValueAsBytes(body));
   }
 
-  private static void send(Request r, int status, String type, byte[] body) throws IOException {
+  private void send(Request r, int status, String type, byte[] body) throws IOException {
     var headers = r.exchange.getResponseHeaders();
     headers.set("Content-Type", type);
     r.answered = true;
     r.exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-    try (OutputStream out = r.exchange.getResponseBody()) {
+    try (OutputStream out = body(r)) {
       out.write(body);
     }
+  }
+
+  /** The answer's body, paced at the user's download limit if the access file gives them one. */
+  private OutputStream body(Request r) {
+    OutputStream out = r.exchange.getResponseBody();
+    if (!r.authenticated || r.user == null) {
+      return out; // a login's answer is not the claimed user's to pace
+    }
+    Long rate;
+    try {
+      rate = access.rules().downloadLimit(r.user);
+    } catch (IOException e) {
+      return out; // only a refusal is being sent
+    }
+    return rate == null ? out : bandwidth.limit(r.user, rate, out);
   }
 }

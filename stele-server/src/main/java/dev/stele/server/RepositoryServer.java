@@ -7,9 +7,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Files;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import javax.net.ssl.KeyManager;
+import javax.net.ssl.SSLContext;
 
 /**
  * The repository server: one open repository served over HTTPS (docs/server.md). It holds the
@@ -25,12 +28,12 @@ public final class RepositoryServer implements Closeable {
 
   private final HttpsServer http;
   private final ExecutorService threads;
-  private final String fingerprint;
+  private final RenewingKeys keys;
 
-  private RepositoryServer(HttpsServer http, ExecutorService threads, String fingerprint) {
+  private RepositoryServer(HttpsServer http, ExecutorService threads, RenewingKeys keys) {
     this.http = http;
     this.threads = threads;
-    this.fingerprint = fingerprint;
+    this.keys = keys;
   }
 
   /**
@@ -38,7 +41,13 @@ public final class RepositoryServer implements Closeable {
    * checked first, so that a mistake in any stops the start with its one line.
    */
   public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
-    Tls tls = Tls.load(o.tlsCert(), o.tlsKey());
+    return start(repo, o, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+  }
+
+  /** As {@link #start(Repository, ServerOptions)}, with bandwidth limits paced by {@code pause}. */
+  static RepositoryServer start(Repository repo, ServerOptions o, Bandwidth.Pause pause)
+      throws IOException {
+    RenewingKeys keys = new RenewingKeys(o.tlsCert(), o.tlsKey(), o.clock(), o.recheck());
     if (!Files.isDirectory(o.users())) {
       throw new IOException("users directory " + o.users() + " is not a directory");
     }
@@ -53,9 +62,17 @@ public final class RepositoryServer implements Closeable {
             access,
             new Snapshots(repo, o.clock(), o.recheck()),
             new Audit(o.audit()),
+            new Bandwidth(o.clock(), pause),
             o.clock());
     HttpsServer http = HttpsServer.create(o.listen(), 64);
-    http.setHttpsConfigurator(new HttpsConfigurator(tls.context()));
+    SSLContext tls;
+    try {
+      tls = SSLContext.getInstance("TLS");
+      tls.init(new KeyManager[] {keys}, null, null);
+    } catch (GeneralSecurityException e) {
+      throw new IOException("no TLS in this Java: " + e.getMessage(), e);
+    }
+    http.setHttpsConfigurator(new HttpsConfigurator(tls));
     http.createContext("/", api);
     ExecutorService threads =
         Executors.newFixedThreadPool(
@@ -67,12 +84,15 @@ public final class RepositoryServer implements Closeable {
             });
     http.setExecutor(threads);
     http.start();
-    return new RepositoryServer(http, threads, tls.fingerprint());
+    return new RepositoryServer(http, threads, keys);
   }
 
-  /** The certificate's SHA-256 fingerprint, {@code sha256:<hex>}, which clients pin. */
+  /**
+   * The SHA-256 fingerprint, {@code sha256:<hex>}, of the certificate served now, which clients
+   * pin: a renewed certificate's once a handshake has found it.
+   */
   public String fingerprint() {
-    return fingerprint;
+    return keys.fingerprint();
   }
 
   /** Where it listens (with the port chosen, if 0 was asked for). */

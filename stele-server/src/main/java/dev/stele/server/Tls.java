@@ -10,6 +10,8 @@ import java.security.KeyFactory;
 import java.security.KeyStore;
 import java.security.MessageDigest;
 import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.spec.PKCS8EncodedKeySpec;
@@ -17,7 +19,7 @@ import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
+import javax.net.ssl.X509ExtendedKeyManager;
 import org.bouncycastle.asn1.DERNull;
 import org.bouncycastle.asn1.pkcs.PKCSObjectIdentifiers;
 import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
@@ -28,10 +30,10 @@ import org.bouncycastle.asn1.x509.AlgorithmIdentifier;
  * them: {@code tls.crt} (the certificate, then any chain) and {@code tls.key} (PKCS#8, or an RSA
  * key in PKCS#1 as cert-manager writes by default).
  *
- * @param context the TLS context serving them
+ * @param keys the key manager presenting them
  * @param fingerprint the certificate's SHA-256 fingerprint, {@code sha256:<hex>}, which clients pin
  */
-record Tls(SSLContext context, String fingerprint) {
+record Tls(X509ExtendedKeyManager keys, String fingerprint) {
   static Tls load(Path certFile, Path keyFile) throws IOException {
     try {
       List<? extends Certificate> chain;
@@ -42,21 +44,44 @@ record Tls(SSLContext context, String fingerprint) {
         throw new IOException(certFile + " holds no PEM certificate");
       }
       PrivateKey key = key(keyFile);
+      if (!belongs(key, chain.get(0).getPublicKey())) {
+        throw new IOException(
+            "the key " + keyFile + " is not the key of the certificate " + certFile);
+      }
       KeyStore store = KeyStore.getInstance("PKCS12");
       store.load(null, null);
       char[] none = new char[0];
-      store.setKeyEntry("server", key, none, chain.toArray(new Certificate[0]));
+      String fingerprint = fingerprint(chain.get(0));
+      // Named by its fingerprint, so that a handshake under way across a renewal keeps its pair.
+      store.setKeyEntry(fingerprint, key, none, chain.toArray(new Certificate[0]));
       KeyManagerFactory keys =
           KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
       keys.init(store, none);
-      SSLContext context = SSLContext.getInstance("TLS");
-      context.init(keys.getKeyManagers(), null, null);
-      return new Tls(context, fingerprint(chain.get(0)));
+      return new Tls((X509ExtendedKeyManager) keys.getKeyManagers()[0], fingerprint);
     } catch (GeneralSecurityException e) {
       throw new IOException(
           "cannot use the certificate " + certFile + " and key " + keyFile + ": " + e.getMessage(),
           e);
     }
+  }
+
+  /** Whether {@code key} signs what {@code cert} verifies: a certificate and key of one pair. */
+  private static boolean belongs(PrivateKey key, PublicKey cert) throws GeneralSecurityException {
+    String algorithm =
+        switch (key.getAlgorithm()) {
+          case "RSA" -> "SHA256withRSA";
+          case "EC" -> "SHA256withECDSA";
+          default -> key.getAlgorithm(); // Ed25519
+        };
+    byte[] probe = "stele server key check".getBytes(StandardCharsets.US_ASCII);
+    Signature signer = Signature.getInstance(algorithm);
+    signer.initSign(key);
+    signer.update(probe);
+    byte[] signature = signer.sign();
+    Signature verifier = Signature.getInstance(algorithm);
+    verifier.initVerify(cert);
+    verifier.update(probe);
+    return verifier.verify(signature);
   }
 
   /** {@code sha256:} and the lower-case hex SHA-256 of the certificate's DER encoding. */

@@ -1,7 +1,6 @@
 package dev.stele.server;
 
 import dev.stele.repo.Repository;
-import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import java.io.IOException;
@@ -12,10 +11,9 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipOutputStream;
 
 /**
- * A directory of a snapshot written as a zip to a stream, depth first in name order: directories
- * and regular files, each file's content read chunk by chunk as it is written (zip64 when large,
- * which {@link ZipOutputStream} chooses itself). Symbolic links, devices, FIFOs and sockets have no
- * portable place in a zip and are left out. Names are as {@link FileName#display} shows them.
+ * A directory of a snapshot written as a zip to a stream, in the order and with the names of {@link
+ * ArchiveWalk}, each file's content read chunk by chunk as it is written (zip64 when large, which
+ * {@link ZipOutputStream} chooses itself).
  */
 final class Zip {
   private Zip() {}
@@ -25,29 +23,26 @@ final class Zip {
       throws IOException {
     // Finished, not closed: the response's stream is the caller's to close.
     ZipOutputStream zip = new ZipOutputStream(out);
-    long bytes = add(repo, browser, dir, "", zip);
-    zip.finish();
-    return bytes;
-  }
+    long bytes =
+        ArchiveWalk.walk(
+            browser,
+            dir,
+            new ArchiveWalk.Sink() {
+              @Override
+              public void directory(String name, Node n) throws IOException {
+                zip.putNextEntry(entry(name, n));
+                zip.closeEntry();
+              }
 
-  private static long add(
-      Repository repo, SnapshotBrowser browser, Node dir, String prefix, ZipOutputStream zip)
-      throws IOException {
-    long bytes = 0;
-    for (Node n : browser.tree(dir).nodes()) {
-      String name = prefix + FileName.display(n.name());
-      if (n.isDirectory()) {
-        zip.putNextEntry(entry(name + "/", n));
-        zip.closeEntry();
-        bytes += add(repo, browser, n, name + "/", zip);
-      } else if (n.isFile()) {
-        zip.putNextEntry(entry(name, n));
-        if (n.size() > 0) {
-          bytes += Download.copy(repo, n, 0, n.size() - 1, zip);
-        }
-        zip.closeEntry();
-      }
-    }
+              @Override
+              public long file(String name, Node n) throws IOException {
+                zip.putNextEntry(entry(name, n));
+                long sent = n.size() > 0 ? Download.copy(repo, n, 0, n.size() - 1, zip) : 0;
+                zip.closeEntry();
+                return sent;
+              }
+            });
+    zip.finish();
     return bytes;
   }
 

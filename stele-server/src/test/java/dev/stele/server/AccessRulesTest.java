@@ -99,4 +99,17 @@ class AccessRulesTest {
         .hasMessageContaining("does not parse")
         .hasMessageContaining("namespace");
   }
+
+  @Test
+  void limitsArePerUserAndMustBePositiveAndSpeltRight() throws IOException {
+    AccessRules r = rules("{\"limits\": {\"bob\": {\"downloadBytesPerSecond\": 1000000}}}");
+    assertThat(r.downloadLimit("bob")).isEqualTo(1_000_000L);
+    assertThat(r.downloadLimit("ann")).isNull();
+    assertThatThrownBy(() -> rules("{\"limits\": {\"bob\": {\"downloadBytesPerSecond\": 0}}}"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("downloadBytesPerSecond must be positive, not 0");
+    assertThatThrownBy(() -> rules("{\"limits\": {\"bob\": {\"downloadBytesPerSec\": 5}}}"))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("downloadBytesPerSec");
+  }
 }

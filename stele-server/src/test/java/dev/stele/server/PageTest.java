@@ -220,6 +220,10 @@ class PageTest {
     assertThat(zip.keySet()).containsExactlyInAnyOrder("d e.txt", "deeper/", "deeper/c.txt");
     assertThat(zip.get("d e.txt")).isEqualTo("d and e".getBytes(UTF_8));
     assertThat(zip.get("deeper/c.txt")).isEqualTo("c".getBytes(UTF_8));
+    browser.findElement(By.id("tar")).click();
+    byte[] tar = downloaded("sub.tar");
+    assertThat(new String(tar, 0, 512, UTF_8)).startsWith("d e.txt\0").contains("ustar\u000000");
+    assertThat(new String(tar, 512, 7, UTF_8)).isEqualTo("d and e");
 
     browser.findElement(By.id("logout")).click();
     visible(By.id("login-user"));

@@ -58,11 +58,14 @@ final class ServerFixture implements AutoCloseable {
   final InMemoryBlobStore store;
   final Repository repo;
   final ByteArrayOutputStream auditBytes = new ByteArrayOutputStream();
+
+  /** The waits bandwidth limits asked for: each advances the clock instead of sleeping. */
+  final List<Duration> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final HttpClient http;
   private final X509Certificate cert;
   private RepositoryServer server;
 
-  @SuppressWarnings("JavaUtilDate") // BouncyCastle's builder takes Dates
   ServerFixture(Path dir) throws Exception {
     this.dir = dir;
     this.users = Files.createDirectories(dir.resolve("users"));
@@ -75,27 +78,7 @@ final class ServerFixture implements AutoCloseable {
             store,
             "repository password".toCharArray(),
             RepositoryInit.defaults(clock).withKdf(cheap));
-    KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
-    Instant now = Instant.now();
-    var builder =
-        new JcaX509v3CertificateBuilder(
-            new X500Name("CN=stele-server-test"),
-            BigInteger.ONE,
-            Date.from(now.minusSeconds(60)),
-            Date.from(now.plus(Duration.ofDays(1))),
-            new X500Name("CN=stele-server-test"),
-            keys.getPublic());
-    builder.addExtension(
-        Extension.subjectAlternativeName,
-        false,
-        new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
-    cert =
-        new JcaX509CertificateConverter()
-            .getCertificate(
-                builder.build(
-                    new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
-    Files.writeString(dir.resolve("tls.crt"), pem("CERTIFICATE", cert.getEncoded()));
-    Files.writeString(dir.resolve("tls.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+    cert = certificate(dir, "stele-server-test");
     KeyStore trust = KeyStore.getInstance("PKCS12");
     trust.load(null, null);
     trust.setCertificateEntry("server", cert);
@@ -105,6 +88,42 @@ final class ServerFixture implements AutoCloseable {
     SSLContext ssl = SSLContext.getInstance("TLS");
     ssl.init(null, tmf.getTrustManagers(), null);
     http = HttpClient.newBuilder().sslContext(ssl).build();
+  }
+
+  /**
+   * Writes a new self-signed certificate for localhost and its key as {@code tls.crt} and {@code
+   * tls.key} in {@code dir}, each replaced atomically; gives the certificate.
+   */
+  @SuppressWarnings("JavaUtilDate") // BouncyCastle's builder takes Dates
+  static X509Certificate certificate(Path dir, String name) throws Exception {
+    KeyPair keys = KeyPairGenerator.getInstance("EC").generateKeyPair();
+    Instant now = Instant.now();
+    var builder =
+        new JcaX509v3CertificateBuilder(
+            new X500Name("CN=" + name),
+            BigInteger.ONE,
+            Date.from(now.minusSeconds(60)),
+            Date.from(now.plus(Duration.ofDays(1))),
+            new X500Name("CN=" + name),
+            keys.getPublic());
+    builder.addExtension(
+        Extension.subjectAlternativeName,
+        false,
+        new GeneralNames(new GeneralName(GeneralName.dNSName, "localhost")));
+    X509Certificate cert =
+        new JcaX509CertificateConverter()
+            .getCertificate(
+                builder.build(
+                    new JcaContentSignerBuilder("SHA256withECDSA").build(keys.getPrivate())));
+    replace(dir.resolve("tls.crt"), pem("CERTIFICATE", cert.getEncoded()));
+    replace(dir.resolve("tls.key"), pem("PRIVATE KEY", keys.getPrivate().getEncoded()));
+    return cert;
+  }
+
+  private static void replace(Path file, String content) throws IOException {
+    Path next = file.resolveSibling(file.getFileName() + ".next");
+    Files.writeString(next, content);
+    Files.move(next, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
   }
 
   private static String pem(String type, byte[] der) {
@@ -133,22 +152,58 @@ final class ServerFixture implements AutoCloseable {
   }
 
   void start() throws IOException {
+    start(dir.resolve("tls.crt"), dir.resolve("tls.key"), users, access);
+  }
+
+  /** Starts the server on these files instead of the fixture's own. */
+  void start(Path tlsCert, Path tlsKey, Path usersDir, Path accessFile) throws IOException {
     server =
         RepositoryServer.start(
             repo,
             ServerOptions.of(
                     new InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0),
-                    dir.resolve("tls.crt"),
-                    dir.resolve("tls.key"),
-                    users,
-                    access,
+                    tlsCert,
+                    tlsKey,
+                    usersDir,
+                    accessFile,
                     new PrintStream(auditBytes, true, StandardCharsets.UTF_8))
                 .withClock(clock)
-                .withRecheck(Duration.ZERO));
+                .withRecheck(Duration.ZERO),
+            d -> {
+              pauses.add(d);
+              clock.advance(d);
+            });
   }
 
   String fingerprint() {
     return server.fingerprint();
+  }
+
+  /** The certificate a fresh handshake (no session to resume) is shown. */
+  java.security.cert.Certificate presented() throws Exception {
+    SSLContext context = SSLContext.getInstance("TLS");
+    context.init(null, new javax.net.ssl.TrustManager[] {new TrustAll()}, null);
+    InetSocketAddress at = new InetSocketAddress("localhost", server.address().getPort());
+    try (javax.net.ssl.SSLSocket socket =
+        (javax.net.ssl.SSLSocket) context.getSocketFactory().createSocket()) {
+      socket.connect(at, 10_000);
+      socket.startHandshake();
+      return socket.getSession().getPeerCertificates()[0];
+    }
+  }
+
+  /** Shows what the server presents; trusts it, as the tests check it themselves. */
+  private static final class TrustAll implements javax.net.ssl.X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
   }
 
   X509Certificate certificate() {
@@ -174,7 +229,12 @@ final class ServerFixture implements AutoCloseable {
   }
 
   HttpResponse<byte[]> send(HttpRequest.Builder request) throws IOException, InterruptedException {
-    return http.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+    return send(request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  <T> HttpResponse<T> send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> body)
+      throws IOException, InterruptedException {
+    return http.send(request.build(), body);
   }
 
   HttpResponse<byte[]> get(String token, String rawPath, String... headers)

@@ -60,6 +60,18 @@ public class BackupStorageLocationServerSpec {
 
     @JsonPropertyDescription("A user may read what any of their rules allows")
     public List<Rule> rules = new ArrayList<>();
+
+    @JsonPropertyDescription("Per user: the most the server sends them, all answers together")
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
+    public Map<String, Limit> limits = new LinkedHashMap<>();
+  }
+
+  /** One user's limits. */
+  @JsonInclude(JsonInclude.Include.NON_NULL)
+  public static class Limit {
+    @JsonPropertyDescription("Bytes per second the server sends this user at most")
+    @Min(1)
+    public Long downloadBytesPerSecond;
   }
 
   /** One rule: allows a snapshot when every non-empty field matches it. */

@@ -218,6 +218,17 @@ public final class ServerReconciler
               + " location: a server serves repositories in s3 locations only");
     }
     TlsSecrets.Served cert = tls.served(bsls, workload, pass);
+    if (status.tlsFingerprint != null && !status.tlsFingerprint.equals(cert.fingerprint())) {
+      // Renewed or rotated: the pods serve the new files without a restart; pinning clients
+      // must pin the new fingerprint.
+      pass.event(
+          Events.NORMAL,
+          "CertificateChanged",
+          "Secret "
+              + cert.secret()
+              + " holds a new certificate, fingerprint "
+              + cert.fingerprint());
+    }
     status.tlsFingerprint = cert.fingerprint();
     apply(workload.accessConfigMap());
     apply(workload.service());

@@ -110,6 +110,9 @@ class ServerReconcilerTest {
     rule.access = "Read";
     rule.namespaces = List.of("shop");
     bsls.getSpec().access.rules = List.of(rule);
+    var limit = new BackupStorageLocationServerSpec.Limit();
+    limit.downloadBytesPerSecond = 1_000_000L;
+    bsls.getSpec().access.limits = Map.of("bob", limit);
     String uid = client.resource(bsls).update().getMetadata().getUid();
 
     var status = pass("files");
@@ -188,7 +191,8 @@ class ServerReconcilerTest {
             new ObjectMapper()
                 .readTree(
                     "{\"admins\":[\"alice\"],\"rules\":[{\"users\":[\"bob\"],\"access\":\"Read\","
-                        + "\"namespaces\":[\"shop\"]}]}"));
+                        + "\"namespaces\":[\"shop\"]}],"
+                        + "\"limits\":{\"bob\":{\"downloadBytesPerSecond\":1000000}}}"));
 
     for (HasMetadata owned : List.of(d, svc, access, tlsSecret("files"))) {
       assertThat(owned.getMetadata().getOwnerReferences())
@@ -305,6 +309,25 @@ class ServerReconcilerTest {
       client.resource(users).update();
       Await.until(
           "two users", () -> server("files"), b -> Integer.valueOf(2).equals(b.getStatus().users));
+
+      // The certificate rotated (as cert-manager renews a given Secret): the watch on its Secret
+      // brings the new fingerprint into status, and the pods are left to re-read their files.
+      PodTemplateSpec before = deployment("files").getSpec().getTemplate();
+      var pem = Certificates.selfSigned(List.of("files.stele.svc"), Instant.now());
+      Secret tls = tlsSecret("files");
+      tls.getData().put("tls.crt", base64(pem.certificate()));
+      tls.getData().put("tls.key", base64(pem.key()));
+      client.resource(tls).update();
+      String renewed = fingerprint(pem.certificate());
+      Await.until(
+          "the new fingerprint",
+          () -> server("files"),
+          b -> renewed.equals(b.getStatus().tlsFingerprint));
+      assertThat(deployment("files").getSpec().getTemplate()).isEqualTo(before);
+      assertThat(events("files"))
+          .contains(
+              "CertificateChanged: Secret files-tls holds a new certificate, fingerprint "
+                  + renewed);
     } finally {
       operator.stop();
     }
@@ -332,6 +355,26 @@ class ServerReconcilerTest {
         .isEqualTo("Secret nobody named in spec.userSecretRef does not exist");
     assertThat(events("lonely"))
         .containsExactly("NotReady: Secret nobody named in spec.userSecretRef does not exist");
+  }
+
+  @Test
+  void aRepositoryInAFilesystemLocationFailsWithOneLine() {
+    var bsl =
+        client.resources(BackupStorageLocation.class).inNamespace(NS).withName("default").get();
+    bsl.getSpec().provider = "filesystem";
+    bsl.getSpec().config = Map.of("path", "/backups");
+    client.resource(bsl).update();
+    bsls("files", spec());
+
+    var status = pass("files");
+
+    String line =
+        "repository default is in a filesystem location: a server serves repositories in s3"
+            + " locations only";
+    assertThat(status.phase).isEqualTo(ServerPhase.FAILED);
+    assertThat(status.message).isEqualTo(line);
+    assertThat(events("files")).containsExactly("Failed: " + line);
+    assertThat(deployment("files")).isNull();
   }
 
   @Test
@@ -457,6 +500,12 @@ class ServerReconcilerTest {
 
   private static String decode(Secret s, String key) {
     return new String(Base64.getDecoder().decode(s.getData().get(key)), StandardCharsets.UTF_8);
+  }
+
+  private static String fingerprint(String pem) throws Exception {
+    return "sha256:"
+        + HexFormat.of()
+            .formatHex(MessageDigest.getInstance("SHA-256").digest(parse(pem).getEncoded()));
   }
 
   private static X509Certificate parse(String pem) throws Exception {

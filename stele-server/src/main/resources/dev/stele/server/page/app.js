@@ -134,6 +134,13 @@ function size(n) {
   return (i === 0 ? n : n.toFixed(1)) + " " + units[i];
 }
 
+// The directory's downloads, each streamed by the server as it reads the snapshot.
+function archiveLinks(id, path) {
+  for (const form of ["zip", "tar", "tgz"]) {
+    $(form).href = api + "/snapshots/" + id + "/" + form + "/" + encodePath(path);
+  }
+}
+
 async function browse(id, path) {
   const entries = await call("/snapshots/" + encodeURIComponent(id) + "/ls/" + encodePath(path));
   const crumbs = $("crumbs");
@@ -152,7 +159,7 @@ async function browse(id, path) {
     crumbs.append(li);
   }
   crumbs.lastChild.firstChild.setAttribute("aria-current", "page");
-  $("zip").href = api + "/snapshots/" + id + "/zip/" + encodePath(path);
+  archiveLinks(id, path);
   const body = $("entries");
   body.replaceChildren();
   for (const e of entries) {
