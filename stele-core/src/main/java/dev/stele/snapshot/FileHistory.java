@@ -2,7 +2,6 @@ package dev.stele.snapshot;
 
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -39,8 +38,7 @@ public final class FileHistory {
     List<String> names =
         SnapshotBrowser.segments(path).stream().map(FileName::parseDisplay).toList();
     List<SnapshotCatalog.Entry> newestFirst = new ArrayList<>(snapshots);
-    newestFirst.sort(
-        Comparator.comparing((SnapshotCatalog.Entry e) -> e.manifest().time()).reversed());
+    newestFirst.sort(SnapshotCatalog.OLDEST_FIRST.reversed());
     Map<String, Optional<Node>> looked = new HashMap<>();
     Map<List<Object>, List<SnapshotCatalog.Entry>> held = new LinkedHashMap<>();
     Map<List<Object>, Node> newest = new HashMap<>();

@@ -3,7 +3,6 @@ package dev.stele.snapshot;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -57,8 +56,8 @@ public final class SnapshotFind {
     public List<SnapshotCatalog.Entry> apply(List<SnapshotCatalog.Entry> live) {
       List<SnapshotCatalog.Entry> out =
           new ArrayList<>(live.stream().filter(this::selects).toList());
-      Comparator<SnapshotCatalog.Entry> byTime = Comparator.comparing(e -> e.manifest().time());
-      out.sort(newestFirst ? byTime.reversed() : byTime);
+      out.sort(
+          newestFirst ? SnapshotCatalog.OLDEST_FIRST.reversed() : SnapshotCatalog.OLDEST_FIRST);
       return out;
     }
 
