@@ -183,13 +183,15 @@ final class Api implements HttpHandler {
       }
       case "find" -> {
         expect(method, "GET");
+        Query query = new Query(r.exchange.getRequestURI().getRawQuery());
+        r.path = String.join(" ", query.all("pattern"));
         streamJson(
             r,
             Find.answer(
                 new SnapshotBrowser(repo),
                 readable(caller),
                 spec -> snapshot(caller, spec),
-                new Query(r.exchange.getRequestURI().getRawQuery())));
+                query));
       }
       case "diff" -> {
         expect(method, "GET");
