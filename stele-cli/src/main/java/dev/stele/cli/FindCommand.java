@@ -1,7 +1,6 @@
 package dev.stele.cli;
 
 import dev.stele.snapshot.FileHistory;
-import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.snapshot.SnapshotFind;
@@ -137,13 +136,13 @@ final class FindCommand extends SteleCommand {
                       .map(
                           v ->
                               new Version(
-                                  LsCommand.json(new SnapshotBrowser.Entry(history, v.node())),
+                                  LsCommand.json(new SnapshotBrowser.Entry(v.path(), v.node())),
                                   v.snapshots().stream().map(s -> s.id().hex()).toList()))
                       .toList()));
       return;
     }
     for (FileHistory.Version v : versions) {
-      out().println(LsCommand.longLine(new SnapshotBrowser.Entry(history, v.node())));
+      out().println(LsCommand.longLine(new SnapshotBrowser.Entry(v.path(), v.node())));
       out()
           .println(
               "  in "
@@ -155,6 +154,6 @@ final class FindCommand extends SteleCommand {
                                   s.id().shortHex() + " (" + Format.time(s.manifest().time()) + ")")
                           .toList()));
     }
-    out().printf("%s: %d versions%n", FileName.display(history), versions.size());
+    out().printf("%s: %d versions%n", history, versions.size());
   }
 }

@@ -21,10 +21,11 @@ public final class FileHistory {
   /**
    * One version.
    *
+   * @param path the exact path (as {@link SnapshotBrowser#lookup} gives it)
    * @param node the entry as the newest snapshot holding this content has it (size, time, kind)
    * @param snapshots the snapshots holding this content at the path, newest first
    */
-  public record Version(Node node, List<SnapshotCatalog.Entry> snapshots) {}
+  public record Version(String path, Node node, List<SnapshotCatalog.Entry> snapshots) {}
 
   /**
    * The versions of {@code path} (as a person writes it, {@link SnapshotBrowser#lookup}) in {@code
@@ -50,8 +51,10 @@ public final class FileHistory {
         newest.putIfAbsent(content, node);
       }
     }
+    String exact = names.isEmpty() ? "/" : "/" + String.join("/", names);
     List<Version> out = new ArrayList<>();
-    held.forEach((content, in) -> out.add(new Version(newest.get(content), List.copyOf(in))));
+    held.forEach(
+        (content, in) -> out.add(new Version(exact, newest.get(content), List.copyOf(in))));
     return out;
   }
 

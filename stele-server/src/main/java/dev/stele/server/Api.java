@@ -206,11 +206,12 @@ final class Api implements HttpHandler {
       }
       case "history" -> {
         expect(method, "GET");
-        r.path = RequestPath.join(s, 3);
+        String path = RequestPath.join(s, 3);
+        r.path = path;
         sendJson(
             r,
             200,
-            History.answer(new SnapshotBrowser(repo), readable(caller), s.subList(3, s.size())));
+            History.answer(new SnapshotBrowser(repo), readable(caller), path));
       }
       case "trees", "chunks" -> {
         expect(method, "GET");

@@ -1,7 +1,6 @@
 package dev.stele.server;
 
 import dev.stele.snapshot.FileHistory;
-import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.io.IOException;
@@ -19,27 +18,22 @@ final class History {
   record Version(ApiJson.Entry entry, List<String> snapshots) {}
 
   static List<Version> answer(
-      SnapshotBrowser browser, List<SnapshotCatalog.Entry> readable, List<String> segments)
+      SnapshotBrowser browser, List<SnapshotCatalog.Entry> readable, String path)
       throws Refusal, IOException {
-    StringBuilder exact = new StringBuilder();
     List<FileHistory.Version> versions;
     try {
-      for (String s : segments) {
-        exact.append('/').append(FileName.parseDisplay(s));
-      }
-      versions = FileHistory.of(browser, readable, String.join("/", segments));
+      versions = FileHistory.of(browser, readable, path);
     } catch (IllegalArgumentException e) {
       throw new Refusal(400, "path refused: " + e.getMessage());
     }
     if (versions.isEmpty()) {
       throw Refusal.notFound("path in the snapshot");
     }
-    String path = exact.length() == 0 ? "/" : exact.toString();
     return versions.stream()
         .map(
             v ->
                 new Version(
-                    ApiJson.Entry.of(new SnapshotBrowser.Entry(path, v.node()), false),
+                    ApiJson.Entry.of(new SnapshotBrowser.Entry(v.path(), v.node()), false),
                     v.snapshots().stream().map(s -> s.id().hex()).toList()))
         .toList();
   }
