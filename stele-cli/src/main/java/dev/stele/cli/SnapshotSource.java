@@ -8,9 +8,9 @@ import java.io.IOException;
 
 /**
  * Where the reading commands ({@code snapshot list}, {@code ls}, {@code cat}, {@code find}, {@code
- * snapshot diff}) find snapshots, trees
- * and file contents: a repository opened with its password, or a repository server reached with a
- * user's own credentials ({@link ServerSource}). The commands are the same over both.
+ * snapshot diff}) find snapshots, trees and file contents: a repository opened with its password,
+ * or a repository server reached with a user's own credentials ({@link ServerSource}). The commands
+ * are the same over both.
  */
 interface SnapshotSource extends Closeable {
   /** The snapshots there are to see, oldest first, and those whose manifest cannot be read. */

@@ -208,10 +208,7 @@ final class Api implements HttpHandler {
         expect(method, "GET");
         String path = RequestPath.join(s, 3);
         r.path = path;
-        sendJson(
-            r,
-            200,
-            History.answer(new SnapshotBrowser(repo), readable(caller), path));
+        sendJson(r, 200, History.answer(new SnapshotBrowser(repo), readable(caller), path));
       }
       case "trees", "chunks" -> {
         expect(method, "GET");

@@ -302,7 +302,8 @@ class PageTest {
     screenshot("2-diff");
 
     browser.get(f.uri("/#/" + later.id().hex() + root).toString());
-    browser.findElement(By.cssSelector("a[aria-label='History of a.txt']")).click();
+    // (the search's results, hidden now, have such links too: this is the listing's)
+    visible(By.cssSelector("#entries a[aria-label='History of a.txt']")).click();
     visible(By.id("history-entries"));
     assertThat(browser.findElement(By.id("history-title")).getText())
         .isEqualTo("History of " + root + "/a.txt: 2 versions");
