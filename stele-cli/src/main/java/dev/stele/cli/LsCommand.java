@@ -70,7 +70,7 @@ final class LsCommand extends SteleCommand {
       String target,
       Long rdev) {}
 
-  private static Json json(SnapshotBrowser.Entry e) {
+  static Json json(SnapshotBrowser.Entry e) {
     Node n = e.node();
     return new Json(
         FileName.display(e.path()),
@@ -84,7 +84,7 @@ final class LsCommand extends SteleCommand {
         n.kind().isDevice() ? n.rdev() : null);
   }
 
-  private static String longLine(SnapshotBrowser.Entry e) {
+  static String longLine(SnapshotBrowser.Entry e) {
     Node n = e.node();
     char type =
         switch (n.kind()) {

@@ -43,6 +43,7 @@ public final class Main implements Callable<Integer> {
           SnapshotCommand.class,
           LsCommand.class,
           CatCommand.class,
+          FindCommand.class,
           RestoreCommand.class,
           VerifyCommand.class,
           RepairCommand.class,

@@ -1,6 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.snapshot.SnapshotDiff;
@@ -9,7 +8,10 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
-/** {@code stele snapshot diff}: what changed from one snapshot to another. */
+/**
+ * {@code stele snapshot diff}: what changed from one snapshot to another, in a repository or
+ * through a repository server alike.
+ */
 @Command(
     name = "diff",
     description = "Show what changed between two snapshots: + added, - removed, M modified.")
@@ -25,11 +27,11 @@ final class SnapshotDiffCommand extends SteleCommand {
 
   @Override
   public Integer call() throws Exception {
-    try (Repository repo = repository.open(env(), asOf)) {
-      SnapshotCatalog catalog = new SnapshotCatalog(repo);
-      SnapshotCatalog.Entry a = catalog.resolve(first);
-      SnapshotCatalog.Entry b = catalog.resolve(second);
-      List<SnapshotDiff.Change> changes = SnapshotDiff.diff(repo, a.manifest(), b.manifest());
+    try (SnapshotSource source = repository.source(env(), asOf)) {
+      SnapshotCatalog.Entry a = source.resolve(first);
+      SnapshotCatalog.Entry b = source.resolve(second);
+      List<SnapshotDiff.Change> changes =
+          SnapshotDiff.diff(source.browser(), a.manifest(), b.manifest());
       for (SnapshotDiff.Change c : changes) {
         out().println(c.kind() + " " + FileName.display(c.path()));
       }

@@ -7,9 +7,10 @@ import java.io.Closeable;
 import java.io.IOException;
 
 /**
- * Where the reading commands ({@code snapshot list}, {@code ls}, {@code cat}) find snapshots, trees
- * and file contents: a repository opened with its password, or a repository server reached with a
- * user's own credentials ({@link ServerSource}). The commands are the same over both.
+ * Where the reading commands ({@code snapshot list}, {@code ls}, {@code cat}, {@code find}, {@code
+ * snapshot diff}) find snapshots, trees and file contents: a repository opened with its password,
+ * or a repository server reached with a user's own credentials ({@link ServerSource}). The commands
+ * are the same over both.
  */
 interface SnapshotSource extends Closeable {
   /** The snapshots there are to see, oldest first, and those whose manifest cannot be read. */

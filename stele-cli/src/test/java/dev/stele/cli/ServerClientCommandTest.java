@@ -132,6 +132,30 @@ class ServerClientCommandTest {
   }
 
   @Test
+  void findAndDiffPrintThroughTheServerWhatTheyPrintDirectly() {
+    Cli carol = as("carol", "carol-pw");
+    String list = direct.run("snapshot", "list").stdout();
+    String shop = idOf(list, 0);
+    String other = idOf(list, 1);
+    sameOutput(ExitCode.OK, carol, "find", "*.txt");
+    sameOutput(ExitCode.OK, carol, "find", "-i", "--json", "*.TXT", "**/deeper/*");
+    sameOutput(ExitCode.OK, carol, "find", "--host", "shop", "--newest-first", "--limit", "2", "*");
+    sameOutput(ExitCode.OK, carol, "find", "--history", shopDir + "/hello.txt");
+    sameOutput(ExitCode.OK, carol, "snapshot", "diff", shop, other);
+    sameOutput(ExitCode.NOT_FOUND, carol, "snapshot", "diff", shop, "ffffffff");
+    assertThat(direct.run("find", "*.txt").stdout())
+        .contains("Found matching entries in snapshot " + shop, "/hello.txt", "/secret.txt");
+
+    Cli alice = as("alice", "alice-pw");
+    assertThat(alice.run(pinned("find", "*.txt")).stdout())
+        .contains("/hello.txt")
+        .doesNotContain("secret");
+    Cli.Run theirs = alice.run(pinned("snapshot", "diff", shop, other));
+    assertThat(theirs.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(theirs.errorLines()).containsExactly("stele: no snapshot " + other);
+  }
+
+  @Test
   void aRestrictedUserSeesOnlyTheirs() {
     String list = direct.run("snapshot", "list").stdout();
     String shop = idOf(list, 0);

@@ -25,6 +25,10 @@ import java.util.Set;
 public final class SnapshotCatalog {
   private final Repository repo;
 
+  /** The order snapshots are listed in: by time, then by id. */
+  public static final Comparator<Entry> OLDEST_FIRST =
+      Comparator.comparing((Entry e) -> e.manifest().time()).thenComparing(Entry::id);
+
   public SnapshotCatalog(Repository repo) {
     this.repo = repo;
   }
@@ -73,7 +77,7 @@ public final class SnapshotCatalog {
         unreadable.add(new Unreadable(read.id(), problem));
       }
     }
-    live.sort(Comparator.comparing((Entry e) -> e.manifest().time()).thenComparing(Entry::id));
+    live.sort(OLDEST_FIRST);
     return new Scan(live, unreadable);
   }
 

@@ -10,7 +10,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What changed between two snapshots. Subtrees with equal ids are skipped unread, so comparing two
+ * What changed between two snapshots, read through a {@link SnapshotBrowser} (so from a repository
+ * or a repository server alike). Subtrees with equal ids are skipped unread, so comparing two
  * snapshots of a mostly unchanged tree reads only the trees that differ.
  */
 public final class SnapshotDiff {
@@ -20,20 +21,36 @@ public final class SnapshotDiff {
    * One difference.
    *
    * @param kind {@code '+'} added, {@code '-'} removed, {@code 'M'} content or metadata changed
-   * @param path absolute path inside the snapshots
+   * @param path absolute path inside the snapshots; a directory's ends in {@code /}
+   * @param before the node in the first snapshot, or null if added
+   * @param after the node in the second snapshot, or null if removed
    */
-  public record Change(char kind, String path) {}
+  public record Change(char kind, String path, Node before, Node after) {}
+
+  /** Where the changes go, in path order, as they are found. */
+  public interface Sink {
+    void change(Change change) throws IOException;
+  }
 
   public static List<Change> diff(Repository repo, SnapshotManifest a, SnapshotManifest b)
       throws IOException {
-    SnapshotBrowser browser = new SnapshotBrowser(repo);
+    return diff(new SnapshotBrowser(repo), a, b);
+  }
+
+  public static List<Change> diff(SnapshotBrowser browser, SnapshotManifest a, SnapshotManifest b)
+      throws IOException {
     List<Change> changes = new ArrayList<>();
-    compare(browser, browser.root(a), browser.root(b), "/", changes);
+    diff(browser, a, b, changes::add);
     return changes;
   }
 
-  private static void compare(
-      SnapshotBrowser browser, Node left, Node right, String path, List<Change> out)
+  /** Gives each change to {@code out} as it is found, holding none of them. */
+  public static void diff(SnapshotBrowser browser, SnapshotManifest a, SnapshotManifest b, Sink out)
+      throws IOException {
+    compare(browser, browser.root(a), browser.root(b), "/", out);
+  }
+
+  private static void compare(SnapshotBrowser browser, Node left, Node right, String path, Sink out)
       throws IOException {
     if (Objects.equals(left.subtree(), right.subtree())) {
       return;
@@ -53,14 +70,14 @@ public final class SnapshotDiff {
         report(browser, l, childPath, '-', out);
       } else if (l.isDirectory() && r.isDirectory()) {
         if (l.mode() != r.mode() || l.uid() != r.uid() || l.gid() != r.gid()) {
-          out.add(new Change('M', childPath + "/"));
+          out.change(new Change('M', childPath + "/", l, r));
         }
         compare(browser, l, r, childPath, out);
       } else if (l.kind() != r.kind()) {
         report(browser, l, childPath, '-', out);
         report(browser, r, childPath, '+', out);
       } else if (!sameContentAndMetadata(l, r)) {
-        out.add(new Change('M', childPath));
+        out.change(new Change('M', childPath, l, r));
       }
     }
   }
@@ -75,10 +92,14 @@ public final class SnapshotDiff {
   }
 
   /** Reports a node and, for a directory, everything under it. */
-  private static void report(
-      SnapshotBrowser browser, Node node, String path, char kind, List<Change> out)
+  private static void report(SnapshotBrowser browser, Node node, String path, char kind, Sink out)
       throws IOException {
-    out.add(new Change(kind, node.isDirectory() ? path + "/" : path));
+    out.change(
+        new Change(
+            kind,
+            node.isDirectory() ? path + "/" : path,
+            kind == '-' ? node : null,
+            kind == '+' ? node : null));
     if (node.isDirectory()) {
       for (Node child : browser.tree(node).nodes()) {
         report(browser, child, SnapshotBrowser.join(path, child.name()), kind, out);

@@ -1,6 +1,7 @@
 package dev.stele.server;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpHandler;
@@ -183,6 +184,35 @@ final class Api implements HttpHandler {
       case "snapshots" -> {
         expect(method, "GET");
         snapshots(r, caller, s);
+      }
+      case "find" -> {
+        expect(method, "GET");
+        Query query = new Query(r.exchange.getRequestURI().getRawQuery());
+        r.path = String.join(" ", query.all("pattern"));
+        streamJson(
+            r,
+            Find.answer(
+                new SnapshotBrowser(repo),
+                readable(caller),
+                spec -> snapshot(caller, spec),
+                query));
+      }
+      case "diff" -> {
+        expect(method, "GET");
+        if (s.size() != 5) {
+          throw new Refusal(404, "no such endpoint");
+        }
+        r.snapshot = s.get(3) + ".." + s.get(4);
+        streamJson(
+            r,
+            Diff.answer(
+                new SnapshotBrowser(repo), snapshot(caller, s.get(3)), snapshot(caller, s.get(4))));
+      }
+      case "history" -> {
+        expect(method, "GET");
+        String path = RequestPath.join(s, 3);
+        r.path = path;
+        sendJson(r, 200, History.answer(new SnapshotBrowser(repo), readable(caller), path));
       }
       case "trees", "chunks" -> {
         expect(method, "GET");
@@ -477,6 +507,26 @@ final class Api implements HttpHandler {
 
   private void sendJson(Request r, int status, Object body) throws IOException {
     send(r, status, "application/json", JSON.writeValueAsBytes(body));
+  }
+
+  /** What a streamed JSON answer writes, as it reads. */
+  interface JsonBody {
+    void write(JsonGenerator out) throws IOException;
+  }
+
+  /**
+   * A JSON answer written as it is made, with chunked transfer encoding, so that it is never whole
+   * in memory. Closed only once it is whole: on an error, handle cuts the connection instead.
+   */
+  private void streamJson(Request r, JsonBody body) throws IOException {
+    r.exchange.getResponseHeaders().set("Content-Type", "application/json");
+    r.answered = true;
+    r.exchange.sendResponseHeaders(200, 0);
+    OutputStream out = body(r);
+    JsonGenerator json = JSON.getFactory().createGenerator(out);
+    body.write(json);
+    json.flush();
+    out.close();
   }
 
   private void send(Request r, int status, String type, byte[] body) throws IOException {

@@ -267,6 +267,57 @@ class PageTest {
   }
 
   @Test
+  void aUserSearchesComparesTwoSnapshotsAndDownloadsAnOlderVersion() throws Exception {
+    f.clock.advance(Duration.ofMinutes(1));
+    FileBackup.Result later =
+        f.snapshot(
+            "alpha",
+            Map.of("a.txt", "alpha secret, second".getBytes(UTF_8)),
+            List.of("backup"),
+            Map.of("stele.dev/backup-name", "alpha"));
+    String root = alpha.manifest().paths().get(0);
+    logIn("alice", "alice-password-1");
+
+    visible(By.id("find-pattern")).sendKeys("*.TXT");
+    browser.findElement(By.id("find-case")).click();
+    browser.findElement(By.cssSelector("#find-form button[type=submit]")).click();
+    visible(By.id("found-list"));
+    String found = browser.findElement(By.id("found")).getText();
+    assertThat(found)
+        .contains("6 matches for *.TXT")
+        .contains(root + "/a.txt", root + "/sub/d e.txt", root + "/sub/deeper/c.txt")
+        .contains(later.id().hex().substring(0, 8), alpha.id().hex().substring(0, 8))
+        .doesNotContain("b.txt");
+    screenshot("1-search");
+
+    browser.findElement(By.linkText("Back to the snapshots")).click();
+    visible(By.id("diff-form"));
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("diff-from")))
+        .selectByValue(alpha.id().hex());
+    new org.openqa.selenium.support.ui.Select(browser.findElement(By.id("diff-to")))
+        .selectByValue(later.id().hex());
+    browser.findElement(By.cssSelector("#diff-form button[type=submit]")).click();
+    visible(By.id("diff-entries"));
+    List<String> rows =
+        browser.findElements(By.cssSelector("#diff-entries tr")).stream()
+            .map(WebElement::getText)
+            .toList();
+    assertThat(rows).containsExactly("M " + root + "/a.txt 12 B → 20 B");
+    screenshot("2-diff");
+
+    browser.get(f.uri("/#/" + later.id().hex() + root).toString());
+    // (the search's results, hidden now, have such links too: this is the listing's)
+    visible(By.cssSelector("#entries a[aria-label='History of a.txt']")).click();
+    visible(By.id("history-entries"));
+    assertThat(browser.findElement(By.id("history-title")).getText())
+        .isEqualTo("History of " + root + "/a.txt: 2 versions");
+    assertThat(browser.findElements(By.cssSelector("#history-entries tr"))).hasSize(2);
+    screenshot("3-history");
+    browser.findElement(By.linkText("Version 1")).click();
+    assertThat(downloaded("a.txt")).isEqualTo("alpha secret".getBytes(UTF_8));
+  }
+
+  @Test
   void thePageIsServedWithStrictHeadersAndNoInlineScript() throws Exception {
     HttpResponse<byte[]> page = f.send(HttpRequest.newBuilder(f.uri("/")).GET());
     assertThat(page.statusCode()).isEqualTo(200);

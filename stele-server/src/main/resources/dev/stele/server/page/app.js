@@ -10,8 +10,8 @@ let csrf = "";
 const $ = (id) => document.getElementById(id);
 
 function show(section) {
-  for (const id of ["login", "snapshots", "browser"]) {
-    $(id).hidden = id !== section;
+  for (const e of document.querySelectorAll("main > section")) {
+    e.hidden = e.id !== section;
   }
 }
 
@@ -124,6 +124,7 @@ async function listSnapshots() {
     root.append(section);
   }
   $("snapshots-empty").hidden = list.length > 0;
+  fillCompare(list);
   show("snapshots");
 }
 
@@ -172,6 +173,7 @@ async function browse(id, path) {
         href: api + "/snapshots/" + id + "/files/" + encodePath(e.path),
         download: e.name,
       }));
+      name.append(historyLink(e));
     } else {
       name.append(el("span", e.name + (e.target ? " → " + e.target : "") + " (" + e.type + ")"));
     }
@@ -189,6 +191,12 @@ async function route() {
   try {
     if (parts[0] === "") {
       await listSnapshots();
+    } else if (parts[0] === "find") {
+      await findFiles(decodeURIComponent(parts[1] || ""), parts[2] === "i");
+    } else if (parts[0] === "diff") {
+      await compare(parts[1], parts[2]);
+    } else if (parts[0] === "history") {
+      await fileHistory("/" + parts.slice(1).map(decodeURIComponent).join("/"));
     } else {
       await browse(parts[0], "/" + parts.slice(1).map(decodeURIComponent).join("/"));
     }
@@ -200,6 +208,8 @@ async function route() {
 async function start() {
   $("login-form").addEventListener("submit", login);
   $("logout").addEventListener("click", logout);
+  $("find-form").addEventListener("submit", startFind);
+  $("diff-form").addEventListener("submit", startCompare);
   window.addEventListener("hashchange", () => { if (csrf) route(); });
   const r = await fetch(api + "/session", { credentials: "same-origin" });
   if (r.ok) {
@@ -209,6 +219,158 @@ async function start() {
   } else {
     signedOut();
   }
+}
+
+// ---- search, compare, history: #find/<pattern>[/i], #diff/<a>/<b>, #history/<path>
+
+function when(mtime) {
+  return new Date(mtime).toLocaleString();
+}
+
+function parentOf(path) {
+  return path.slice(0, path.lastIndexOf("/")) || "/";
+}
+
+function downloadLink(id, e, text) {
+  return el("a", text, {
+    href: api + "/snapshots/" + id + "/files/" + encodePath(e.path),
+    download: e.name,
+  });
+}
+
+function historyLink(e) {
+  const span = el("span", undefined, { class: "actions" });
+  span.append(el("a", "history", {
+    href: "#history/" + encodePath(e.path),
+    "aria-label": "History of " + e.name,
+  }));
+  return span;
+}
+
+function startFind(event) {
+  event.preventDefault();
+  location.hash = "#find/" + encodeURIComponent($("find-pattern").value) +
+    ($("find-case").checked ? "/i" : "");
+}
+
+async function findFiles(pattern, ignoreCase) {
+  const q = "?pattern=" + encodeURIComponent(pattern) + "&newestFirst&limit=1000" +
+    (ignoreCase ? "&ignoreCase" : "");
+  const found = await call("/find" + q);
+  const root = $("found-list");
+  root.replaceChildren();
+  let count = 0;
+  for (const f of found) {
+    const s = f.snapshot;
+    const section = el("section");
+    section.append(el("h3", titleOf(s) + " · " + s.id.slice(0, 8) + " · " + when(s.time)));
+    const table = el("table");
+    const head = el("tr");
+    for (const h of ["Path", "Size", "Modified"]) head.append(el("th", h, { scope: "col" }));
+    table.append(el("thead"));
+    table.firstChild.append(head);
+    const body = el("tbody");
+    for (const e of f.matches) {
+      count++;
+      const tr = el("tr");
+      const cell = el("td");
+      const dir = e.type === "directory" ? e.path : parentOf(e.path);
+      cell.append(el("a", e.path + (e.type === "directory" ? "/" : ""),
+        { href: "#/" + s.id + "/" + encodePath(dir) }));
+      if (e.type === "file") {
+        const actions = historyLink(e);
+        actions.prepend(downloadLink(s.id, e, "download"));
+        cell.append(actions);
+      }
+      tr.append(cell);
+      tr.append(el("td", e.type === "file" ? size(e.size) : "", { class: "size" }));
+      tr.append(el("td", when(e.mtime)));
+      body.append(tr);
+    }
+    table.append(body);
+    section.append(table);
+    root.append(section);
+  }
+  $("found-title").textContent = count === 0 ? "Nothing matches " + pattern
+    : count + " matches for " + pattern;
+  $("find-pattern").value = pattern;
+  show("found");
+}
+
+function fillCompare(list) {
+  const newest = list.slice().reverse();
+  for (const [id, pick] of [["diff-from", 1], ["diff-to", 0]]) {
+    const select = $(id);
+    select.replaceChildren();
+    for (const s of newest) {
+      select.append(el("option", titleOf(s) + " · " + s.id.slice(0, 8) + " · " + when(s.time),
+        { value: s.id }));
+    }
+    select.selectedIndex = Math.min(pick, newest.length - 1);
+  }
+  $("diff-form").hidden = list.length < 2;
+}
+
+function startCompare(event) {
+  event.preventDefault();
+  location.hash = "#diff/" + $("diff-from").value + "/" + $("diff-to").value;
+}
+
+const kinds = { "+": "added", "-": "removed", M: "modified" };
+
+async function compare(a, b) {
+  const changes = await call("/diff/" + encodeURIComponent(a) + "/" + encodeURIComponent(b));
+  const body = $("diff-entries");
+  body.replaceChildren();
+  for (const c of changes) {
+    const tr = el("tr");
+    const kind = el("td", undefined, { class: "change" });
+    kind.append(el("abbr", c.kind === "-" ? "−" : c.kind, { title: kinds[c.kind] }));
+    tr.append(kind);
+    const e = c.after || c.before;
+    const id = c.after ? b : a;
+    const cell = el("td");
+    if (e.type === "directory") {
+      cell.append(el("a", c.path, { href: "#/" + id + "/" + encodePath(e.path) }));
+    } else if (e.type === "file") {
+      cell.append(downloadLink(id, e, c.path));
+    } else {
+      cell.append(el("span", c.path));
+    }
+    tr.append(cell);
+    const sizes = [c.before, c.after].filter((x) => x && x.type === "file").map((x) => size(x.size));
+    tr.append(el("td", sizes.join(" → "), { class: "size" }));
+    body.append(tr);
+  }
+  $("diff-title").textContent = "Changes from " + a.slice(0, 8) + " to " + b.slice(0, 8) +
+    ": " + changes.length;
+  show("diff");
+}
+
+async function fileHistory(path) {
+  const versions = await call("/history/" + encodePath(path));
+  const body = $("history-entries");
+  body.replaceChildren();
+  versions.forEach((v, i) => {
+    const tr = el("tr");
+    const first = el("td");
+    const label = "Version " + (versions.length - i);
+    first.append(v.entry.type === "file" ? downloadLink(v.snapshots[0], v.entry, label)
+      : el("span", label + " (" + v.entry.type + ")"));
+    tr.append(first);
+    tr.append(el("td", v.entry.type === "file" ? size(v.entry.size) : "", { class: "size" }));
+    tr.append(el("td", when(v.entry.mtime)));
+    const held = el("td");
+    for (const id of v.snapshots) {
+      held.append(el("a", id.slice(0, 8), { href: "#/" + id + "/" + encodePath(parentOf(path)) }));
+      held.append(" ");
+    }
+    tr.append(held);
+    body.append(tr);
+  });
+  $("history-title").textContent = "History of " + path + ": " + versions.length +
+    (versions.length === 1 ? " version" : " versions");
+  show("history");
 }
 
 start();
