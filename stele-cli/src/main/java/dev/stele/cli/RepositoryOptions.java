@@ -160,7 +160,7 @@ final class RepositoryOptions {
   Repository open(CliEnvironment env, Instant asOf) throws IOException {
     if (server(env) != null) {
       throw CliException.usage(
-          "a repository server serves only snapshot list, ls and cat: this command needs the"
+          "a repository server serves only snapshot list, ls, cat and restore: this command needs the"
               + " repository itself");
     }
     RepositoryLocation location = location(env);
