@@ -295,4 +295,42 @@ class ServerClientCommandTest {
       assertThat(left).isEmpty();
     }
   }
+
+  @Test
+  void aSavedConnectionServesLaterCommandsUntilDisconnected() throws Exception {
+    Path config = tmp.resolve("config");
+    Path file = config.resolve("stele/server.json");
+    Cli alice =
+        as("alice", "alice-pw")
+            .with("STELE_REPO", null)
+            .with("STELE_USER", null)
+            .with("XDG_CONFIG_HOME", config.toString());
+    String[] connect = {
+      "repo", "connect", url, "--user", "alice", "--server-cert-fingerprint", server.fingerprint()
+    };
+    Cli.Run wrong = alice.with("STELE_PASSWORD", "not alice's").run(connect);
+    assertThat(wrong.exitCode()).isEqualTo(ExitCode.WRONG_PASSWORD);
+    assertThat(file).doesNotExist();
+
+    Cli.Run connected = alice.with("STELE_PASSWORD", "alice-pw").run(connect);
+    assertThat(connected.stderr()).isEmpty();
+    assertThat(connected.stdout())
+        .isEqualTo("connected to " + url + " as alice; saved in " + file + "\n");
+    assertThat(Files.getPosixFilePermissions(file))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.readString(file)).contains(server.fingerprint()).doesNotContain("alice-pw");
+
+    Cli.Run list = alice.run("snapshot", "list");
+    assertThat(list.stderr()).isEmpty();
+    assertThat(list.stdout()).endsWith("1 snapshot\n");
+    // A flag still wins over what was saved.
+    assertThat(alice.run("snapshot", "list", "--user", "carol").exitCode())
+        .isEqualTo(ExitCode.WRONG_PASSWORD);
+
+    Cli.Run disconnected = alice.run("repo", "disconnect");
+    assertThat(disconnected.stdout()).isEqualTo("disconnected from " + url + "\n");
+    assertThat(file).doesNotExist();
+    assertThat(alice.run("snapshot", "list").stdout()).doesNotContain("snapshot");
+    assertThat(alice.run("repo", "disconnect").stdout()).isEqualTo("not connected\n");
+  }
 }
