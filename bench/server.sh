@@ -40,6 +40,7 @@ if [[ ! -f $W/tls.key ]]; then
 fi
 mkdir -p "$W/users"
 printf 'bench-user-pw' >"$W/users/bench"
+printf 'bench-user-pw\n' >"$W/user-password"
 printf '{"admins": ["bench"]}' >"$W/access.json"
 "$STELE" server --repo "$REPO" --listen "127.0.0.1:$PORT" --tls-cert "$W/tls.crt" \
     --tls-key "$W/tls.key" --users "$W/users" --access "$W/access.json" \
@@ -53,7 +54,8 @@ for _ in $(seq 1 600); do
 done
 FINGERPRINT="$(sed -n 's/^fingerprint: //p' "$W/logs/server.log")"
 [[ -n $FINGERPRINT ]] || die "the server printed no fingerprint"
-THROUGH=(--repo "https://localhost:$PORT" --user bench --server-cert-fingerprint "$FINGERPRINT")
+THROUGH=(--repo "https://localhost:$PORT" --user bench --password-file "$W/user-password"
+    --server-cert-fingerprint "$FINGERPRINT")
 
 # The server's CPU seconds so far (user + system, from /proc; clock ticks of 1/100 s).
 server_cpu() {
