@@ -23,7 +23,7 @@ final class RepositoryOptions {
           "Repository: a directory, s3://bucket/prefix, or a repository server's https://HOST:PORT"
               + " (default: $"
               + REPO
-              + ").")
+              + ", then the server 'stele repo connect' saved).")
   String repo;
 
   @Option(
@@ -90,7 +90,29 @@ final class RepositoryOptions {
     // The SDK reads the process environment itself; these make a command's own environment count.
     put(options, "access-key", null, env.variable("AWS_ACCESS_KEY_ID"));
     put(options, "secret-key", null, env.variable("AWS_SECRET_ACCESS_KEY"));
-    return new RepositoryLocation(repo != null ? repo : env.variable(REPO), options);
+    return new RepositoryLocation(spec(env), options);
+  }
+
+  /**
+   * What {@code --repo} names: the flag, else {@code $STELE_REPO}, else the server {@code repo
+   * connect} saved, else null.
+   */
+  private String spec(CliEnvironment env) {
+    if (repo != null) {
+      return repo;
+    }
+    String variable = env.variable(REPO);
+    if (variable != null) {
+      return variable;
+    }
+    ServerConnection saved = ServerConnection.load(env);
+    return saved == null ? null : saved.url();
+  }
+
+  /** The connection {@code repo connect} saved, if it is the server these options name. */
+  private ServerConnection saved(CliEnvironment env, URI server) {
+    ServerConnection saved = ServerConnection.load(env);
+    return saved != null && serverUri(saved.url()).equals(server) ? saved : null;
   }
 
   private static void put(Map<String, String> options, String key, String flag, String variable) {
@@ -113,11 +135,19 @@ final class RepositoryOptions {
     if (asOf != null && asOf.instant() != null) {
       throw CliException.usage("--as-of reads a bucket's old versions: not through a server");
     }
+    ServerConnection saved = saved(env, server);
     String name = user != null ? user : env.variable(USER);
+    if ((name == null || name.isEmpty()) && saved != null) {
+      name = saved.user();
+    }
     if (name == null || name.isEmpty()) {
       throw CliException.usage("a repository server needs a user: give --user or set " + USER);
     }
-    ServerTrust trust = ServerTrust.of(serverFingerprint, caCert);
+    ServerTrust trust =
+        serverFingerprint == null && caCert == null && saved != null
+            ? ServerTrust.of(
+                saved.fingerprint(), saved.caCert() == null ? null : Path.of(saved.caCert()))
+            : ServerTrust.of(serverFingerprint, caCert);
     return new ServerSource(
         ServerClient.login(
             server,
@@ -128,7 +158,11 @@ final class RepositoryOptions {
 
   /** The repository server {@code --repo} names, or null if it names a repository. */
   private URI server(CliEnvironment env) {
-    String spec = repo != null ? repo : env.variable(REPO);
+    return serverUri(spec(env));
+  }
+
+  /** The server {@code spec} names, or null if it does not start with {@code https://}. */
+  static URI serverUri(String spec) {
     if (spec == null || !spec.regionMatches(true, 0, "https://", 0, 8)) {
       return null;
     }
@@ -160,7 +194,7 @@ final class RepositoryOptions {
   Repository open(CliEnvironment env, Instant asOf) throws IOException {
     if (server(env) != null) {
       throw CliException.usage(
-          "a repository server serves only snapshot list, ls and cat: this command needs the"
+          "a repository server serves only snapshot list, ls, cat and restore: this command needs the"
               + " repository itself");
     }
     RepositoryLocation location = location(env);

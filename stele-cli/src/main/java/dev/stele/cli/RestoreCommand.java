@@ -4,7 +4,6 @@ import dev.stele.cli.cluster.RestoreCreateCommand;
 import dev.stele.cli.cluster.RestoreDescribeCommand;
 import dev.stele.cli.cluster.RestoreGetCommand;
 import dev.stele.cli.cluster.RestoreLogsCommand;
-import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
@@ -70,9 +69,8 @@ final class RestoreCommand extends SteleCommand {
       throw CliException.usage("restore needs --target DIR, the directory to restore into");
     }
     SnapshotRef r = SnapshotRef.parse(ref, false);
-    try (Repository repo = repository.open(env, asOf)) {
-      SnapshotCatalog.Entry snapshot = new SnapshotCatalog(repo).resolve(r.snapshot());
-      repo.loadIndex();
+    try (SnapshotSource source = repository.source(env, asOf)) {
+      SnapshotCatalog.Entry snapshot = source.resolve(r.snapshot());
       FileRestore.Result result;
       try (Progress progress = Progress.start("restore", env)) {
         FileRestoreListener listener =
@@ -98,8 +96,7 @@ final class RestoreCommand extends SteleCommand {
               }
             };
         long t0 = System.nanoTime();
-        result =
-            new FileRestore(repo, threads, listener).run(snapshot.manifest(), r.path(), target);
+        result = source.restore(threads, listener).run(snapshot.manifest(), r.path(), target);
         double seconds = (System.nanoTime() - t0) / 1e9;
         progress.close();
         out()

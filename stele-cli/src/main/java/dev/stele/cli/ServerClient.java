@@ -3,6 +3,7 @@ package dev.stele.cli;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stele.repo.Json;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -71,6 +72,38 @@ final class ServerClient {
     return r.body();
   }
 
+  /** The body of POST {@code path} with {@code body} as JSON, which must answer 200. */
+  byte[] post(String path, Object body) throws IOException {
+    HttpResponse<byte[]> r = send(http, base, trust, postRequest(path, body));
+    check(r);
+    return r.body();
+  }
+
+  /**
+   * The body of POST {@code path} with {@code body} as JSON, to be read as it arrives; the caller
+   * closes it. A refusal is one line, as for {@link #get}.
+   */
+  InputStream postStream(String path, Object body) throws IOException {
+    HttpResponse<InputStream> r =
+        send(http, base, trust, postRequest(path, body), HttpResponse.BodyHandlers.ofInputStream());
+    if (r.statusCode() != 200) {
+      byte[] error;
+      try (InputStream in = r.body()) {
+        error = in.readNBytes(64 << 10);
+      }
+      check(r.statusCode(), error);
+    }
+    return r.body();
+  }
+
+  private HttpRequest postRequest(String path, Object body) throws IOException {
+    return HttpRequest.newBuilder(base.resolve(path))
+        .header("Authorization", "Bearer " + token)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofByteArray(Json.write(body)))
+        .build();
+  }
+
   /** Ends the session on the server; a failure to reach it only leaves the session to expire. */
   void logout() {
     HttpRequest request =
@@ -89,8 +122,18 @@ final class ServerClient {
 
   private static HttpResponse<byte[]> send(
       HttpClient http, URI base, ServerTrust trust, HttpRequest request) throws IOException {
+    return send(http, base, trust, request, HttpResponse.BodyHandlers.ofByteArray());
+  }
+
+  private static <T> HttpResponse<T> send(
+      HttpClient http,
+      URI base,
+      ServerTrust trust,
+      HttpRequest request,
+      HttpResponse.BodyHandler<T> body)
+      throws IOException {
     try {
-      return http.send(request, HttpResponse.BodyHandlers.ofByteArray());
+      return http.send(request, body);
     } catch (SSLHandshakeException e) {
       String seen = trust.refused.get();
       if (seen != null) {
@@ -116,25 +159,29 @@ final class ServerClient {
   }
 
   private static void check(HttpResponse<byte[]> r) {
-    if (r.statusCode() == 200) {
+    check(r.statusCode(), r.body());
+  }
+
+  private static void check(int status, byte[] body) {
+    if (status == 200) {
       return;
     }
     int exit =
-        switch (r.statusCode()) {
+        switch (status) {
           case 401 -> ExitCode.WRONG_PASSWORD;
           case 404 -> ExitCode.NOT_FOUND;
           case 400 -> ExitCode.USAGE;
           default -> ExitCode.ERROR;
         };
-    throw new CliException(exit, "server: " + error(r));
+    throw new CliException(exit, "server: " + error(status, body));
   }
 
-  private static String error(HttpResponse<byte[]> r) {
+  private static String error(int status, byte[] body) {
     try {
-      String e = Json.MAPPER.readTree(r.body()).path("error").asText("");
-      return e.isEmpty() ? "HTTP " + r.statusCode() : e;
+      String e = Json.MAPPER.readTree(body).path("error").asText("");
+      return e.isEmpty() ? "HTTP " + status : e;
     } catch (IOException e) {
-      return "HTTP " + r.statusCode();
+      return "HTTP " + status;
     }
   }
 }

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.stele.repo.Id;
 import dev.stele.repo.Json;
 import dev.stele.repo.SnapshotManifest;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.io.IOException;
@@ -15,9 +17,9 @@ import java.util.Map;
 
 /**
  * Snapshots through a repository server: the ones the user's access rules give, their trees from
- * {@code /api/v1/trees/{id}} and file contents from {@code /api/v1/chunks/{id}}, which the server
- * serves only when they are reachable from those snapshots. Nothing is decrypted here: the server
- * holds the key.
+ * {@code /api/v1/trees/{id}} and file contents from {@code /api/v1/chunks/{id}} (a restore's many
+ * at a time, {@link ServerChunks}), which the server serves only when they are reachable from those
+ * snapshots. Nothing is decrypted here: the server holds the key.
  */
 final class ServerSource implements SnapshotSource {
   private final ServerClient client;
@@ -56,6 +58,11 @@ final class ServerSource implements SnapshotSource {
             return client.get("/api/v1/chunks/" + id.hex());
           }
         });
+  }
+
+  @Override
+  public FileRestore restore(int threads, FileRestoreListener listener) {
+    return new FileRestore(browser(), new ServerChunks(client), threads, listener);
   }
 
   /** The manifest as the server lists it (docs/server.md, {@code GET /api/v1/snapshots}). */

@@ -1,6 +1,8 @@
 package dev.stele.cli;
 
 import dev.stele.repo.Repository;
+import dev.stele.snapshot.FileRestore;
+import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.io.Closeable;
@@ -8,9 +10,9 @@ import java.io.IOException;
 
 /**
  * Where the reading commands ({@code snapshot list}, {@code ls}, {@code cat}, {@code find}, {@code
- * snapshot diff}) find snapshots, trees and file contents: a repository opened with its password,
- * or a repository server reached with a user's own credentials ({@link ServerSource}). The commands
- * are the same over both.
+ * snapshot diff}, {@code restore}) find snapshots, trees and file contents: a repository opened
+ * with its password, or a repository server reached with a user's own credentials ({@link
+ * ServerSource}). The commands are the same over both.
  */
 interface SnapshotSource extends Closeable {
   /** The snapshots there are to see, oldest first, and those whose manifest cannot be read. */
@@ -21,6 +23,9 @@ interface SnapshotSource extends Closeable {
 
   /** Reads the trees and files of those snapshots. */
   SnapshotBrowser browser();
+
+  /** A restore of those snapshots' files, its contents read with {@code threads} threads. */
+  FileRestore restore(int threads, FileRestoreListener listener) throws IOException;
 
   /** A repository opened directly. */
   static SnapshotSource of(Repository repo) {
@@ -38,6 +43,12 @@ interface SnapshotSource extends Closeable {
       @Override
       public SnapshotBrowser browser() {
         return new SnapshotBrowser(repo);
+      }
+
+      @Override
+      public FileRestore restore(int threads, FileRestoreListener listener) throws IOException {
+        repo.loadIndex();
+        return new FileRestore(repo, threads, listener);
       }
 
       @Override

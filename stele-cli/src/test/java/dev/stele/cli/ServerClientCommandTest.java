@@ -7,6 +7,7 @@ import dev.stele.repo.Repository;
 import dev.stele.server.RepositoryServer;
 import dev.stele.server.ServerOptions;
 import dev.stele.testing.Await;
+import dev.stele.testing.TreeAssert;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetAddress;
@@ -14,8 +15,11 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Clock;
 import java.util.List;
+import java.util.Random;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterEach;
@@ -238,7 +242,119 @@ class ServerClientCommandTest {
         .containsExactly("stele: a repository server needs a user: give --user or set STELE_USER");
     Cli.Run noTrust = as("carol", "carol-pw").run("snapshot", "list");
     assertThat(noTrust.exitCode()).isEqualTo(ExitCode.USAGE);
-    Cli.Run restore = as("carol", "carol-pw").run(pinned("restore", "latest", "-t", "x"));
-    assertThat(restore.exitCode()).isEqualTo(ExitCode.USAGE);
+    Cli.Run verify = as("carol", "carol-pw").run(pinned("verify"));
+    assertThat(verify.exitCode()).isEqualTo(ExitCode.USAGE);
+  }
+
+  /** A restore's output with its timing taken out, which differs from run to run. */
+  private static String untimed(String out) {
+    return out.replaceAll(" in [0-9.]+ ?\\S* \\([^)]*\\)\n", " in T\n");
+  }
+
+  /** Restores {@code args} directly into {@code a} and through the server into {@code b}. */
+  private void sameRestore(Cli through, String ref, Path a, Path b) {
+    Cli.Run expected = direct.run("restore", ref, "--target", a.toString());
+    Cli.Run actual = through.run(pinned("restore", ref, "--target", b.toString()));
+    assertThat(actual.stderr()).isEqualTo(expected.stderr());
+    assertThat(untimed(actual.stdout()).replace(b.toString(), a.toString()))
+        .isEqualTo(untimed(expected.stdout()));
+    assertThat(actual.exitCode()).isEqualTo(expected.exitCode()).isZero();
+    TreeAssert.assertSameTree(a, b);
+  }
+
+  @Test
+  void anAdminsRestoreThroughTheServerIsTheDirectOne() throws Exception {
+    Path src = Files.createDirectories(tmp.resolve("rich/data"));
+    byte[] random = new byte[3_000_000];
+    new Random(7).nextBytes(random);
+    Files.write(src.resolve("big.bin"), random);
+    Files.write(src.resolve("copy.bin"), random); // the same chunks in two files
+    Files.createLink(src.resolve("hard.bin"), src.resolve("big.bin"));
+    Files.write(src.resolve("empty"), new byte[0]);
+    Files.write(src.resolve("sparse"), new byte[200_000]);
+    Files.createDirectories(src.resolve("nested/empty-dir"));
+    Files.writeString(src.resolve("nested/script.sh"), "#!/bin/sh\n");
+    Files.setPosixFilePermissions(
+        src.resolve("nested/script.sh"), PosixFilePermissions.fromString("rwxr-x---"));
+    Files.createSymbolicLink(src.resolve("nested/up"), Path.of("../big.bin"));
+    Files.setLastModifiedTime(src.resolve("nested"), FileTime.fromMillis(1_000_000_000_000L));
+    assertThat(direct.run("snapshot", "create", "--host", "rich", src.toString()).exitCode())
+        .isZero();
+    Cli carol = as("carol", "carol-pw");
+    sameRestore(carol, "latest", tmp.resolve("a"), tmp.resolve("b"));
+    TreeAssert.assertSameTree(src, tmp.resolve("b").resolve(src.toString().substring(1)));
+    sameRestore(carol, "latest:" + src + "/nested", tmp.resolve("c"), tmp.resolve("d"));
+    sameRestore(carol, "latest:" + src + "/big.bin", tmp.resolve("e"), tmp.resolve("f"));
+    assertThat(Files.readAllBytes(tmp.resolve("f/big.bin"))).isEqualTo(random);
+    assertThat(audit.toString(StandardCharsets.UTF_8)).contains("\"action\":\"chunks\"");
+  }
+
+  @Test
+  void aRestrictedUserRestoresOnlyTheirs() throws Exception {
+    String list = direct.run("snapshot", "list").stdout();
+    String shop = idOf(list, 0);
+    String other = idOf(list, 1);
+    Cli alice = as("alice", "alice-pw");
+    sameRestore(alice, shop + ":" + shopDir, tmp.resolve("a"), tmp.resolve("b"));
+    TreeAssert.assertSameTree(shopDir, tmp.resolve("b"));
+    Path target = tmp.resolve("theirs");
+    Cli.Run theirs = alice.run(pinned("restore", other, "--target", target.toString()));
+    assertThat(theirs.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+    assertThat(theirs.errorLines()).containsExactly("stele: no snapshot " + other);
+    assertThat(target).doesNotExist();
+  }
+
+  @Test
+  void aLinkInTheTargetIsReplacedNotFollowedAsDirectly() throws Exception {
+    String shop = idOf(direct.run("snapshot", "list").stdout(), 0);
+    Path outside = Files.createDirectories(tmp.resolve("outside"));
+    for (String t : List.of("a", "b")) {
+      Files.createDirectories(tmp.resolve(t));
+      Files.createSymbolicLink(tmp.resolve(t).resolve("sub"), outside);
+    }
+    sameRestore(as("alice", "alice-pw"), shop + ":" + shopDir, tmp.resolve("a"), tmp.resolve("b"));
+    assertThat(Files.isSymbolicLink(tmp.resolve("b/sub"))).isFalse();
+    assertThat(tmp.resolve("b/sub/notes.txt")).hasContent("notes\n".repeat(1000));
+    try (var left = Files.list(outside)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void aSavedConnectionServesLaterCommandsUntilDisconnected() throws Exception {
+    Path config = tmp.resolve("config");
+    Path file = config.resolve("stele/server.json");
+    Cli alice =
+        as("alice", "alice-pw")
+            .with("STELE_REPO", null)
+            .with("STELE_USER", null)
+            .with("XDG_CONFIG_HOME", config.toString());
+    String[] connect = {
+      "repo", "connect", url, "--user", "alice", "--server-cert-fingerprint", server.fingerprint()
+    };
+    Cli.Run wrong = alice.with("STELE_PASSWORD", "not alice's").run(connect);
+    assertThat(wrong.exitCode()).isEqualTo(ExitCode.WRONG_PASSWORD);
+    assertThat(file).doesNotExist();
+
+    Cli.Run connected = alice.with("STELE_PASSWORD", "alice-pw").run(connect);
+    assertThat(connected.stderr()).isEmpty();
+    assertThat(connected.stdout())
+        .isEqualTo("connected to " + url + " as alice; saved in " + file + "\n");
+    assertThat(Files.getPosixFilePermissions(file))
+        .isEqualTo(PosixFilePermissions.fromString("rw-------"));
+    assertThat(Files.readString(file)).contains(server.fingerprint()).doesNotContain("alice-pw");
+
+    Cli.Run list = alice.run("snapshot", "list");
+    assertThat(list.stderr()).isEmpty();
+    assertThat(list.stdout()).endsWith("1 snapshot\n");
+    // A flag still wins over what was saved.
+    assertThat(alice.run("snapshot", "list", "--user", "carol").exitCode())
+        .isEqualTo(ExitCode.WRONG_PASSWORD);
+
+    Cli.Run disconnected = alice.run("repo", "disconnect");
+    assertThat(disconnected.stdout()).isEqualTo("disconnected from " + url + "\n");
+    assertThat(file).doesNotExist();
+    assertThat(alice.run("snapshot", "list").stdout()).doesNotContain("snapshot");
+    assertThat(alice.run("repo", "disconnect").stdout()).isEqualTo("not connected\n");
   }
 }

@@ -1,8 +1,6 @@
 package dev.stele.snapshot;
 
 import dev.stele.repo.Id;
-import dev.stele.repo.Location;
-import dev.stele.repo.PackEntry;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
@@ -15,8 +13,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.SortedMap;
-import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,11 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>First it walks the trees under the path (reading nothing else) and makes every entry in the
  * target: directories, empty files, symbolic links, FIFOs, sockets and device nodes, each relative
  * to its open parent directory ({@link TargetDir}), so that a symbolic link or a swapped directory
- * in the target is replaced or refused, never followed. It plans which byte ranges of which packs
- * feed which files. Then worker threads read each range once, open its chunks and write them to
- * every file position that uses them; pages of zeros are left as holes, so sparse files stay
- * sparse. A file gets its mode, owner and time as soon as its last chunk lands; a file that lost a
- * chunk is removed at the end. Hard links and directory metadata come last.
+ * in the target is replaced or refused, never followed. It plans where each file's content comes
+ * from: from a repository, which byte ranges of which packs feed which files ({@link PackPlan});
+ * through a {@link ChunkReader} such as a repository server, which chunk ids ({@link ChunkPlan}).
+ * Then worker threads read each chunk once and write it to every file position that uses it; pages
+ * of zeros are left as holes, so sparse files stay sparse. A file gets its mode, owner and time as
+ * soon as its last chunk lands; a file that lost a chunk is removed at the end. Hard links and
+ * directory metadata come last.
  *
  * <p>What is already in the target: a directory is entered; a file, link or special file is
  * replaced (unlinked, so a hard link to a file elsewhere is never written through); a directory
@@ -44,16 +43,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>Concurrency: one instance runs one restore; it owns and closes its executor.
  */
 public final class FileRestore {
-  private static final int MAX_RANGE = 8 << 20;
-  private static final int MAX_GAP = 256 << 10;
-
-  private final Repository repo;
   private final int threads;
   private final FileRestoreListener listener;
   private final SnapshotBrowser browser;
   private final List<String> warnings = new ArrayList<>();
   private final Map<String, OutputFile> firstByInode = new HashMap<>();
-  private final Map<String, TreeMap<Integer, Slot>> plan = new HashMap<>();
+  private final ContentPlan contents;
   private final AtomicLong damaged = new AtomicLong();
   private final AtomicLong lost = new AtomicLong();
   private boolean root;
@@ -66,11 +61,21 @@ public final class FileRestore {
 
   private long byteCount;
 
+  /** A restore from {@code repo}, its index loaded. */
   public FileRestore(Repository repo, int threads, FileRestoreListener listener) {
-    this.repo = repo;
     this.threads = threads;
     this.listener = listener;
     this.browser = new SnapshotBrowser(repo);
+    this.contents = new PackPlan(repo, this);
+  }
+
+  /** A restore that reads trees through {@code browser} and file contents from {@code chunks}. */
+  public FileRestore(
+      SnapshotBrowser browser, ChunkReader chunks, int threads, FileRestoreListener listener) {
+    this.threads = threads;
+    this.listener = listener;
+    this.browser = browser;
+    this.contents = new ChunkPlan(chunks, this);
   }
 
   /**
@@ -83,11 +88,6 @@ public final class FileRestore {
    */
   public record Result(
       long files, long directories, long bytes, List<String> warnings, long damaged) {}
-
-  /** One chunk in a pack and every place it goes. */
-  private record Slot(PackEntry entry, List<Target> targets) {}
-
-  private record Target(OutputFile file, long offset) {}
 
   /**
    * Restores {@code path} of {@code snapshot} into {@code target}: a directory's contents go into
@@ -150,10 +150,10 @@ public final class FileRestore {
       // A file's chunks are looked up before anything in the way is removed: a file that cannot
       // be made leaves what the target has.
       OutputFile first = node.isFile() ? firstLink(node) : null;
-      List<Location> locations = null;
+      ContentPlan.Planned planned = null;
       if (node.isFile() && first == null) {
-        locations = locate(node, shown);
-        if (locations == null) {
+        planned = contents.locate(node, shown);
+        if (planned == null) {
           return;
         }
       }
@@ -188,7 +188,7 @@ public final class FileRestore {
           } else {
             int fd = make(dir, name, shown, node, () -> dir.createFile(name, shown));
             if (fd >= 0) {
-              collectFile(node, dir, name, shown, locations, fd);
+              collectFile(node, dir, name, shown, planned, fd);
             }
           }
         }
@@ -266,32 +266,17 @@ public final class FileRestore {
     return node.links() > 1 ? firstByInode.get(inodeKey(node)) : null;
   }
 
-  /** Where each chunk of {@code node} is; null, with a warning, if the index lacks one. */
-  private List<Location> locate(Node node, String shown) throws IOException {
-    List<Location> locations = new ArrayList<>(node.chunks().size());
-    for (Id id : node.chunks()) {
-      Location location = repo.locate(id);
-      if (location == null) {
-        damaged.incrementAndGet();
-        warn(shown + ": chunk " + id.shortHex() + " is missing from the repository: not restored");
-        return null;
-      }
-      locations.add(location);
-    }
-    return locations;
-  }
-
   /**
    * Plans the file just created as {@code fd} (which it closes). It stays empty until its chunks
    * arrive; its size is set when the last one has, if the chunks do not reach it.
    */
   private void collectFile(
-      Node node, TargetDir dir, byte[] name, String shown, List<Location> locations, int fd)
+      Node node, TargetDir dir, byte[] name, String shown, ContentPlan.Planned planned, int fd)
       throws IOException {
     OutputFile file;
     try {
-      file = new OutputFile(this, dir, name, node, Libc.fstat(fd, shown), locations.size());
-      if (locations.isEmpty()) {
+      file = new OutputFile(this, dir, name, node, Libc.fstat(fd, shown), node.chunks().size());
+      if (node.chunks().isEmpty()) {
         if (node.size() > 0) {
           Libc.truncate(fd, node.size(), shown); // a hole all through
         }
@@ -312,16 +297,8 @@ public final class FileRestore {
     if (node.links() > 1) {
       firstByInode.put(inodeKey(node), file);
     }
-    long offset = 0;
-    for (Location location : locations) {
-      plan.computeIfAbsent(location.pack(), k -> new TreeMap<>())
-          .computeIfAbsent(
-              location.entry().offset(), k -> new Slot(location.entry(), new ArrayList<>(1)))
-          .targets()
-          .add(new Target(file, offset));
-      offset += location.entry().rawLength();
-    }
-    if (locations.isEmpty()) {
+    planned.add(file);
+    if (node.chunks().isEmpty()) {
       fileDone();
     }
   }
@@ -338,15 +315,8 @@ public final class FileRestore {
               return t;
             });
     try {
-      List<Future<?>> work = new ArrayList<>();
-      for (var pack : plan.entrySet()) {
-        for (List<Slot> range : ranges(pack.getValue())) {
-          work.add(pool.submit(() -> restoreRange(pack.getKey(), range)));
-        }
-      }
-      for (Future<?> f : work) {
-        f.get();
-      }
+      runAll(pool, contents.prepare());
+      runAll(pool, contents.reads());
       finished = true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -360,75 +330,35 @@ public final class FileRestore {
       pool.shutdownNow();
       if (!finished) {
         // Files left open by a restore that stops short must not stay open in a long-lived process.
-        for (TreeMap<Integer, Slot> slots : plan.values()) {
-          for (Slot slot : slots.values()) {
-            slot.targets().forEach(t -> t.file().abandon());
-          }
-        }
+        contents.abandon();
       }
     }
   }
 
-  /** Splits a pack's slots into ranges read with one request each. */
-  private static List<List<Slot>> ranges(SortedMap<Integer, Slot> slots) {
-    List<List<Slot>> ranges = new ArrayList<>();
-    List<Slot> current = new ArrayList<>();
-    long start = 0;
-    long end = 0;
-    for (Slot s : slots.values()) {
-      int off = s.entry().offset();
-      if (!current.isEmpty()
-          && (off - end > MAX_GAP || off + s.entry().length() - start > MAX_RANGE)) {
-        ranges.add(current);
-        current = new ArrayList<>();
-      }
-      if (current.isEmpty()) {
-        start = off;
-      }
-      current.add(s);
-      end = (long) off + s.entry().length();
+  private static void runAll(ExecutorService pool, List<Callable<Void>> tasks)
+      throws InterruptedException, ExecutionException {
+    List<Future<Void>> work = new ArrayList<>(tasks.size());
+    for (Callable<Void> task : tasks) {
+      work.add(pool.submit(task));
     }
-    if (!current.isEmpty()) {
-      ranges.add(current);
+    for (Future<Void> f : work) {
+      f.get();
     }
-    return ranges;
   }
 
-  private Void restoreRange(String pack, List<Slot> range) throws IOException {
-    int start = range.get(0).entry().offset();
-    PackEntry last = range.get(range.size() - 1).entry();
-    int length = last.offset() + last.length() - start;
-    byte[] bytes;
-    IOException rangeFailure = null;
-    try {
-      bytes = repo.store().read(pack, start, length);
-    } catch (IOException e) {
-      bytes = null;
-      rangeFailure = e;
-    }
-    for (Slot slot : range) {
-      byte[] plain;
-      try {
-        if (bytes == null) {
-          throw rangeFailure;
-        }
-        plain = repo.openChunk(pack, slot.entry(), bytes, slot.entry().offset() - start);
-      } catch (IOException e) {
-        try {
-          // On a versioned store, an overwritten pack is read from an older version.
-          plain = repo.recoverChunk(pack, slot.entry(), e);
-        } catch (IOException again) {
-          lose(slot, bytes == null ? pack + ": " + e.getMessage() : e.getMessage());
-          continue;
-        }
-      }
-      for (Target t : slot.targets()) {
-        if (t.file().write(t.offset(), plain)) {
-          listener.bytesWritten(plain.length);
-        }
+  /** A chunk arrived: it is written to every place in {@code targets}. */
+  void deliver(List<ContentPlan.Target> targets, byte[] plain) throws IOException {
+    for (ContentPlan.Target t : targets) {
+      if (t.file().write(t.offset(), plain)) {
+        listener.bytesWritten(plain.length);
       }
     }
-    return null;
+  }
+
+  /** The content of a file to be made lacks chunk {@code id}: the file is not made. */
+  void missing(String shown, Id id) {
+    damaged.incrementAndGet();
+    warn(shown + ": chunk " + id.shortHex() + " is missing from the repository: not restored");
   }
 
   /** {@code file} is no longer the file restore made: it is not written. */
@@ -437,9 +367,9 @@ public final class FileRestore {
     warn(file.shown() + ": replaced during the restore: not written");
   }
 
-  /** The chunk of {@code slot} cannot be read: every file that needs it is lost. */
-  private void lose(Slot slot, String why) throws IOException {
-    for (Target t : slot.targets()) {
+  /** A chunk cannot be read: every file in {@code targets} is lost. */
+  void lose(List<ContentPlan.Target> targets, String why) throws IOException {
+    for (ContentPlan.Target t : targets) {
       if (t.file().lose()) {
         damaged.incrementAndGet();
         lost.incrementAndGet();

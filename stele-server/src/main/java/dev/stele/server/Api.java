@@ -79,8 +79,14 @@ final class Api implements HttpHandler {
     this.clock = clock;
   }
 
+  /** Whether a user may be served an object by id. */
+  @FunctionalInterface
+  interface MayRead {
+    boolean test(Id id) throws IOException;
+  }
+
   /** One request as the audit line records it, filled in while it is handled. */
-  private static final class Request {
+  static final class Request {
     final HttpExchange exchange;
     final String address;
     String action = "unknown";
@@ -165,6 +171,10 @@ final class Api implements HttpHandler {
       return;
     }
     Sessions.Session caller = authenticate(r, method);
+    if (resource.equals("chunks") && method.equals("POST")) {
+      chunks(r, caller, s);
+      return;
+    }
     switch (resource) {
       case "logout" -> {
         expect(method, "POST");
@@ -487,20 +497,45 @@ final class Api implements HttpHandler {
     } catch (IllegalArgumentException e) {
       throw Refusal.notFound(what);
     }
-    if (rules().isAdmin(caller.user)) {
-      Location where = repo.locate(id);
-      if (where == null || (where.entry().type() == ChunkType.TREE) != tree) {
-        throw Refusal.notFound(what);
-      }
-    } else {
-      Reachable.Objects reach = reachable.of(caller.user, readable(caller));
-      if (!(tree ? reach.trees() : reach.chunks()).contains(id)) {
-        throw Refusal.notFound(what);
-      }
+    if (!mayRead(caller, tree).test(id)) {
+      throw Refusal.notFound(what);
     }
     byte[] data = repo.readChunk(id);
     r.bytes = data.length;
     send(r, 200, "application/octet-stream", data);
+  }
+
+  /**
+   * Which trees (or data chunks) {@code caller} may be served by id: an admin any there is, anyone
+   * else those reachable from the snapshots they may read.
+   */
+  private MayRead mayRead(Sessions.Session caller, boolean tree) throws Refusal, IOException {
+    if (rules().isAdmin(caller.user)) {
+      return id -> {
+        Location where = repo.locate(id);
+        return where != null && (where.entry().type() == ChunkType.TREE) == tree;
+      };
+    }
+    Reachable.Objects reach = reachable.of(caller.user, readable(caller));
+    return (tree ? reach.trees() : reach.chunks())::contains;
+  }
+
+  /** {@code POST /api/v1/chunks[/lengths]}: many chunks in one request ({@link ChunkBatch}). */
+  private void chunks(Request r, Sessions.Session caller, List<String> s)
+      throws Refusal, IOException {
+    r.action = "chunks";
+    boolean lengths = s.size() == 4 && s.get(3).equals("lengths");
+    if (s.size() != 3 && !lengths) {
+      throw new Refusal(404, "no such endpoint");
+    }
+    List<@Nullable Id> ids = ChunkBatch.ids(r);
+    MayRead mayRead = mayRead(caller, false);
+    if (lengths) {
+      r.action = "chunk-lengths";
+      sendJson(r, 200, ChunkBatch.lengths(repo, ids, mayRead));
+    } else {
+      r.bytes = ChunkBatch.contents(r, repo, ids, mayRead);
+    }
   }
 
   // ---- answers

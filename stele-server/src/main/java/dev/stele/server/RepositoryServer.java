@@ -64,6 +64,10 @@ public final class RepositoryServer implements Closeable {
             new Audit(o.audit()),
             new Bandwidth(o.clock(), pause),
             o.clock());
+    // The JDK's server writes an answer's headers and its body apart: with Nagle's algorithm on,
+    // the client's delayed ACK holds each small answer some 40 ms, and a restore walks its trees
+    // one request each. (Read once, when the first server of the process is made.)
+    System.setProperty("sun.net.httpserver.nodelay", "true");
     HttpsServer http = HttpsServer.create(o.listen(), 64);
     SSLContext tls;
     try {
