@@ -160,6 +160,15 @@ public final class SnapshotReceive {
       }
     }
     Tree tree = new Tree(nodes);
+    for (int i = 1; i < tree.nodes().size(); i++) {
+      if (tree.nodes().get(i).name().equals(tree.nodes().get(i - 1).name())) {
+        throw new UploadStream.Malformed(
+            "upload names "
+                + FileName.display(path)
+                + "'s entry twice: "
+                + FileName.display(tree.nodes().get(i).name()));
+      }
+    }
     if (parent != null && parent.tree().equals(tree) && writer.reuse(List.of(parent.id()))) {
       return parent.id();
     }
