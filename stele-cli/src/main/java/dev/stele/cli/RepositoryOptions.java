@@ -128,12 +128,20 @@ final class RepositoryOptions {
    * #open(CliEnvironment, AsOfOption)} does.
    */
   SnapshotSource source(CliEnvironment env, AsOfOption asOf) throws IOException {
-    URI server = server(env);
-    if (server == null) {
+    if (server(env) == null) {
       return SnapshotSource.of(open(env, asOf));
     }
     if (asOf != null && asOf.instant() != null) {
       throw CliException.usage("--as-of reads a bucket's old versions: not through a server");
+    }
+    return serverSource(env);
+  }
+
+  /** The repository server {@code --repo} names, logged in to, or null if it names a repository. */
+  ServerSource serverSource(CliEnvironment env) throws IOException {
+    URI server = server(env);
+    if (server == null) {
+      return null;
     }
     ServerConnection saved = saved(env, server);
     String name = user != null ? user : env.variable(USER);

@@ -5,6 +5,9 @@ import dev.stele.repo.Json;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
+import java.io.PipedInputStream;
+import java.io.PipedOutputStream;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -14,6 +17,8 @@ import java.nio.CharBuffer;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLHandshakeException;
 
 /**
@@ -102,6 +107,57 @@ final class ServerClient {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(Json.write(body)))
         .build();
+
+  /** What writes a request's body. */
+  interface Body {
+    void write(OutputStream out) throws IOException;
+  }
+
+  /**
+   * The JSON answer of POST {@code path} with a body streamed as {@code body} writes it, in a
+   * thread of its own: nothing of it is held here. An error writing the body (a file unreadable) is
+   * thrown rather than the server's answer to the part it got; the writer stops once the server has
+   * answered.
+   */
+  JsonNode post(String path, String type, Body body) throws IOException {
+    PipedInputStream in = new PipedInputStream(1 << 20);
+    PipedOutputStream out = new PipedOutputStream(in);
+    AtomicReference<IOException> failed = new AtomicReference<>();
+    AtomicBoolean answered = new AtomicBoolean();
+    Thread writer =
+        new Thread(
+            () -> {
+              try (out) {
+                body.write(out);
+              } catch (IOException e) {
+                if (!answered.get()) {
+                  failed.set(e);
+                }
+              }
+            },
+            "stele-upload");
+    writer.setDaemon(true);
+    writer.start();
+    HttpRequest request =
+        HttpRequest.newBuilder(base.resolve(path))
+            .header("Authorization", "Bearer " + token)
+            .header("Content-Type", type)
+            .POST(HttpRequest.BodyPublishers.ofInputStream(() -> in))
+            .build();
+    HttpResponse<byte[]> r = send(http, base, trust, request);
+    answered.set(true);
+    in.close();
+    try {
+      writer.join();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted");
+    }
+    if (failed.get() != null) {
+      throw failed.get();
+    }
+    check(r);
+    return Json.MAPPER.readTree(r.body());
   }
 
   /** Ends the session on the server; a failure to reach it only leaves the session to expire. */

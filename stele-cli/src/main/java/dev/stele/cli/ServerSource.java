@@ -9,6 +9,7 @@ import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.UploadStream;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,18 +47,28 @@ final class ServerSource implements SnapshotSource {
 
   @Override
   public SnapshotBrowser browser() {
-    return new SnapshotBrowser(
-        new SnapshotBrowser.ObjectSource() {
-          @Override
-          public byte[] tree(Id id) throws IOException {
-            return client.get("/api/v1/trees/" + id.hex());
-          }
+    return new SnapshotBrowser(objects());
+  }
 
-          @Override
-          public byte[] chunk(Id id) throws IOException {
-            return client.get("/api/v1/chunks/" + id.hex());
-          }
-        });
+  /** The trees and chunks the user's snapshots reach, as the server serves them. */
+  SnapshotBrowser.ObjectSource objects() {
+    return new SnapshotBrowser.ObjectSource() {
+      @Override
+      public byte[] tree(Id id) throws IOException {
+        return client.get("/api/v1/trees/" + id.hex());
+      }
+
+      @Override
+      public byte[] chunk(Id id) throws IOException {
+        return client.get("/api/v1/chunks/" + id.hex());
+      }
+    };
+  }
+
+  /** Creates a snapshot through the server from the upload {@code body} writes. */
+  SnapshotCatalog.Entry create(ServerClient.Body body) throws IOException {
+    JsonNode s = client.post("/api/v1/snapshots", UploadStream.MEDIA_TYPE, body);
+    return new SnapshotCatalog.Entry(Id.parse(s.path("id").asText()), manifest(s));
   }
 
   @Override

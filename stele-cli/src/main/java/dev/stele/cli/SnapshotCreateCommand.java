@@ -1,13 +1,17 @@
 package dev.stele.cli;
 
 import dev.stele.repo.Hosts;
+import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.FileBackupListener;
 import dev.stele.snapshot.FileBackupOptions;
 import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.SnapshotUpload;
+import dev.stele.snapshot.UploadStream;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -67,6 +71,11 @@ final class SnapshotCreateCommand extends SteleCommand {
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
+    try (ServerSource server = repository.serverSource(env)) {
+      if (server != null) {
+        return throughServer(env, server);
+      }
+    }
     try (Repository repo = repository.open(env)) {
       String hostName = host != null ? host : Hosts.name();
       List<String> absolute = FileBackup.sourcePaths(paths);
@@ -89,31 +98,78 @@ final class SnapshotCreateCommand extends SteleCommand {
       FileBackup.Result result;
       try (Progress progress = Progress.start("backup", env);
           SizeScan scan = SizeScan.start(env, paths, excludes, progress.totalBytes)) {
-        FileBackupListener listener =
-            new FileBackupListener() {
-              @Override
-              public void bytesRead(long bytes) {
-                progress.bytes.addAndGet(bytes);
-              }
-
-              @Override
-              public void fileDone(Path path, long bytes, boolean reused) {
-                progress.files.incrementAndGet();
-                if (reused) {
-                  progress.bytes.addAndGet(bytes);
-                }
-              }
-
-              @Override
-              public void warning(String message) {
-                progress.println("warning: " + message);
-              }
-            };
-        result = new FileBackup(repo, options, listener).run(paths);
+        result = new FileBackup(repo, options, listener(progress)).run(paths);
       }
       print(result, parentEntry);
       return result.warnings().isEmpty() ? ExitCode.OK : ExitCode.WARNINGS;
     }
+  }
+
+  /**
+   * Through a repository server, as an Append user: the files are walked here and sent, the server
+   * stores them (docs/server.md, "Creating snapshots"). The parent is chosen as above among the
+   * snapshots the user may read, and its trees are read through the server to tell which files are
+   * unchanged.
+   */
+  @SuppressWarnings("try") // the size scan runs beside the upload until closed
+  private int throughServer(CliEnvironment env, ServerSource server) throws Exception {
+    String hostName = host != null ? host : Hosts.name();
+    List<String> absolute = FileBackup.sourcePaths(paths);
+    SnapshotCatalog.Entry parentEntry = null;
+    if (parent != null) {
+      parentEntry = server.resolve(parent);
+    } else {
+      for (SnapshotCatalog.Entry e : server.scan().live()) {
+        if (e.manifest().host().equals(hostName) && e.manifest().paths().equals(absolute)) {
+          parentEntry = e;
+        }
+      }
+    }
+    UploadStream.Header header =
+        new UploadStream.Header(
+            hostName,
+            Hosts.user(),
+            absolute,
+            tags,
+            Map.of(),
+            retain == null
+                ? null
+                : env.clock().instant().plus(DurationOption.parse("--retain", retain)),
+            parentEntry == null ? null : parentEntry.id().hex());
+    Id parentRoot = parentEntry == null ? null : Id.parse(parentEntry.manifest().tree());
+    List<List<String>> warnings = new ArrayList<>();
+    SnapshotCatalog.Entry created;
+    try (Progress progress = Progress.start("backup", env);
+        SizeScan scan = SizeScan.start(env, paths, excludes, progress.totalBytes)) {
+      SnapshotUpload upload = new SnapshotUpload(server.objects(), excludes, listener(progress));
+      created = server.create(out -> warnings.add(upload.write(paths, header, parentRoot, out)));
+    }
+    FileBackup.Result result =
+        new FileBackup.Result(created.id(), created.manifest(), warnings.get(0));
+    print(result, parentEntry);
+    return result.warnings().isEmpty() ? ExitCode.OK : ExitCode.WARNINGS;
+  }
+
+  private static FileBackupListener listener(Progress progress) {
+    return new FileBackupListener() {
+      @Override
+      public void bytesRead(long bytes) {
+        progress.bytes.addAndGet(bytes);
+      }
+
+      @Override
+      public void fileDone(Path path, long bytes, boolean reused) {
+        progress.files.incrementAndGet();
+        if (reused) {
+          progress.bytes.addAndGet(bytes);
+        }
+      }
+
+      @Override
+      public void warning(String message) {
+        progress.println("warning: " + message);
+      }
+    };
   }
 
   private void print(FileBackup.Result result, SnapshotCatalog.Entry parentEntry) {

@@ -546,7 +546,7 @@ public final class FileBackup {
   }
 
   /** The absolute source paths as a tree of path segments, by exact name. */
-  private static final class PathTrie {
+  static final class PathTrie {
     final Map<String, PathTrie> children = new TreeMap<>();
     final Path path;
     boolean isSource;

@@ -72,6 +72,14 @@ record AccessRules(List<String> admins, List<Rule> rules, Map<String, Limit> lim
           && (paths.isEmpty() || m.paths().stream().anyMatch(this::underAPrefix));
     }
 
+    /**
+     * Whether a snapshot created through the server stays inside this rule: it matches, and every
+     * one of its paths (not only one) lies under the rule's prefixes.
+     */
+    boolean contains(SnapshotManifest m) {
+      return matches(m) && (paths.isEmpty() || m.paths().stream().allMatch(this::underAPrefix));
+    }
+
     private boolean underAPrefix(String path) {
       for (String prefix : paths) {
         String p = prefix.endsWith("/") ? prefix.substring(0, prefix.length() - 1) : prefix;
@@ -133,12 +141,17 @@ record AccessRules(List<String> admins, List<Rule> rules, Map<String, Limit> lim
         || rules.stream().anyMatch(r -> r.users().contains(user) && r.matches(snapshot));
   }
 
-  /** Whether {@code user} may create {@code snapshot} through the server (an Append rule). */
+  /**
+   * Whether {@code user} may create {@code snapshot} through the server: an admin, or an Append
+   * rule of theirs {@linkplain Rule#contains contains} it.
+   */
   boolean mayAppend(String user, SnapshotManifest snapshot) {
     return isAdmin(user)
         || rules.stream()
             .anyMatch(
                 r ->
-                    r.access() == Access.Append && r.users().contains(user) && r.matches(snapshot));
+                    r.access() == Access.Append
+                        && r.users().contains(user)
+                        && r.contains(snapshot));
   }
 }

@@ -14,6 +14,7 @@ import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.snapshot.SnapshotReceive;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URLEncoder;
@@ -192,6 +193,10 @@ final class Api implements HttpHandler {
                 "csrf", caller.csrf));
       }
       case "snapshots" -> {
+        if (s.size() == 3 && method.equals("POST")) {
+          create(r, caller);
+          return;
+        }
         expect(method, "GET");
         snapshots(r, caller, s);
       }
@@ -481,6 +486,17 @@ final class Api implements HttpHandler {
   private static String attachment(String name) {
     return "attachment; filename*=UTF-8''"
         + URLEncoder.encode(name, StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
+  /** A snapshot uploaded by an Append user ({@link Create}); the audit line counts its bytes. */
+  private void create(Request r, Sessions.Session caller) throws Refusal, IOException {
+    r.action = "create";
+    SnapshotReceive.Received received =
+        Create.run(repo, rules(), caller.user, readable(caller), r.exchange.getRequestBody());
+    snapshots.changed();
+    r.snapshot = received.snapshot().id().hex();
+    r.bytes = received.contentBytes();
+    sendJson(r, 200, ApiJson.Snapshot.of(received.snapshot()));
   }
 
   // ---- raw objects

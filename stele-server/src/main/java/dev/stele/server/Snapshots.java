@@ -38,4 +38,9 @@ final class Snapshots {
     }
     return live;
   }
+
+  /** Lists again at the next call: a snapshot was just created through the server. */
+  synchronized void changed() {
+    listed = Instant.MIN;
+  }
 }

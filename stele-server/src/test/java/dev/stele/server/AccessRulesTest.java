@@ -93,6 +93,19 @@ class AccessRulesTest {
   }
 
   @Test
+  void aSnapshotIsCreatedOnlyIfEveryOneOfItsPathsLiesUnderTheRule() throws IOException {
+    AccessRules r =
+        rules(
+            "{\"rules\": [{\"users\": [\"bob\"], \"access\": \"Append\","
+                + " \"paths\": [\"/home/ann\"]}]}");
+    SnapshotManifest wider =
+        snapshot("laptop", List.of("/etc", "/home/ann/docs"), List.of(), Map.of());
+    assertThat(r.mayRead("bob", wider)).isTrue();
+    assertThat(r.mayAppend("bob", wider)).isFalse();
+    assertThat(r.mayAppend("bob", LAPTOP)).isTrue();
+  }
+
+  @Test
   void aMisspeltFieldIsRefusedRatherThanIgnored() {
     assertThatThrownBy(() -> rules("{\"rules\": [{\"users\": [\"ann\"], \"namespace\": [\"x\"]}]}"))
         .isInstanceOf(IOException.class)
