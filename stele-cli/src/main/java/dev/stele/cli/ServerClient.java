@@ -107,6 +107,7 @@ final class ServerClient {
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofByteArray(Json.write(body)))
         .build();
+  }
 
   /** What writes a request's body. */
   interface Body {
@@ -119,7 +120,7 @@ final class ServerClient {
    * thrown rather than the server's answer to the part it got; the writer stops once the server has
    * answered.
    */
-  JsonNode post(String path, String type, Body body) throws IOException {
+  JsonNode upload(String path, String type, Body body) throws IOException {
     PipedInputStream in = new PipedInputStream(1 << 20);
     PipedOutputStream out = new PipedOutputStream(in);
     AtomicReference<IOException> failed = new AtomicReference<>();

@@ -67,7 +67,7 @@ final class ServerSource implements SnapshotSource {
 
   /** Creates a snapshot through the server from the upload {@code body} writes. */
   SnapshotCatalog.Entry create(ServerClient.Body body) throws IOException {
-    JsonNode s = client.post("/api/v1/snapshots", UploadStream.MEDIA_TYPE, body);
+    JsonNode s = client.upload("/api/v1/snapshots", UploadStream.MEDIA_TYPE, body);
     return new SnapshotCatalog.Entry(Id.parse(s.path("id").asText()), manifest(s));
   }
 
