@@ -21,9 +21,10 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Why not AES-GCM: every Stele command runs in a fresh JVM, and there JDK 17's GCM runs at 60–70
  * MiB/s until C2 compiles its GHASH intrinsic — after about 600 one-MiB calls, and decryption
- * cannot be sliced to get there sooner. AES-CTR and SHA-256 reach their intrinsics at once: 265
- * MiB/s against 61 for the first 150 MiB of one-MiB chunks in a cold JVM on the project machine
- * (see docs/performance.md). Warm, GCM is faster, but the CLI never runs warm.
+ * cannot be sliced to get there sooner. AES-CTR (encrypted in slices, see {@code ctr}) and SHA-256
+ * reach their intrinsics soon: 265 MiB/s against 61 for the first 150 MiB of one-MiB chunks in a
+ * cold JVM on the project machine (see docs/performance.md). Warm, GCM is faster, but the CLI never
+ * runs warm.
  *
  * <p>Concurrency: stateless; per-thread cipher and MAC instances. Safe for any number of threads.
  */
@@ -110,11 +111,11 @@ public final class Aead {
 
   /**
    * Runs {@code cipher} over {@code in[off, off+len)} into {@code out} in slices of {@link #SLICE}
-   * bytes. JDK 17 reaches its AES-CTR intrinsic only once C2 has compiled {@code
-   * CounterMode.crypt}, which is called once per update; until then each 16-byte block goes through
-   * {@code AESCrypt.encryptBlock}, at a few hundred MiB/s. One call per megabyte chunk left a cold
-   * backup in that slow path for most of its run (docs/performance.md); slices reach the intrinsic
-   * within the first megabytes.
+   * bytes. JDK 17 reaches its AES-CTR intrinsic only in code where C2 has compiled {@code
+   * CounterMode.crypt}, which runs once per call; until then each 16-byte block goes through {@code
+   * AESCrypt.encryptBlock}, at a few hundred MiB/s. With one call per chunk, a cold backup on a
+   * busy machine stayed in that path for most of its run (issue 12's profiles); slices get there
+   * within the first megabytes. The output is the same single CTR stream.
    */
   private static int ctr(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
       throws GeneralSecurityException {

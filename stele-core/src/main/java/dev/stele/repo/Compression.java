@@ -32,7 +32,8 @@ final class Compression {
 
   /**
    * As {@link #frame}, into a buffer this thread reuses: the result is valid only until this
-   * thread's next call. For a caller that seals it at once, so that a chunk costs no framing array.
+   * thread's next call. For a caller that seals it at once, so that a chunk costs no framing array;
+   * the buffer stays with the thread, grown to the largest chunk it framed.
    */
   static Framed frameReused(byte[] data, int off, int len, int level) {
     int bound = 1 + (int) Zstd.compressBound(len);
