@@ -21,9 +21,10 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Why not AES-GCM: every Stele command runs in a fresh JVM, and there JDK 17's GCM runs at 60–70
  * MiB/s until C2 compiles its GHASH intrinsic — after about 600 one-MiB calls, and decryption
- * cannot be sliced to get there sooner. AES-CTR and SHA-256 reach their intrinsics at once: 265
- * MiB/s against 61 for the first 150 MiB of one-MiB chunks in a cold JVM on the project machine
- * (see docs/performance.md). Warm, GCM is faster, but the CLI never runs warm.
+ * cannot be sliced to get there sooner. AES-CTR (encrypted in slices, see {@code ctr}) and SHA-256
+ * reach their intrinsics soon: 265 MiB/s against 61 for the first 150 MiB of one-MiB chunks in a
+ * cold JVM on the project machine (see docs/performance.md). Warm, GCM is faster, but the CLI never
+ * runs warm.
  *
  * <p>Concurrency: stateless; per-thread cipher and MAC instances. Safe for any number of threads.
  */
@@ -31,6 +32,7 @@ public final class Aead {
   static final int IV_BYTES = 16;
   static final int TAG_BYTES = 32;
   public static final int OVERHEAD = IV_BYTES + TAG_BYTES;
+  private static final int SLICE = 16 * 1024;
   private static final byte[] ENC = "enc".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAC = "mac".getBytes(StandardCharsets.US_ASCII);
   private static final SecureRandom RANDOM = new SecureRandom();
@@ -49,7 +51,7 @@ public final class Aead {
       Cipher cipher = CIPHERS.get();
       cipher.init(
           Cipher.ENCRYPT_MODE, new SecretKeySpec(subkey(key, ENC), "AES"), new IvParameterSpec(iv));
-      int n = cipher.doFinal(plaintext, off, len, out, IV_BYTES);
+      int n = ctr(cipher, plaintext, off, len, out, IV_BYTES);
       byte[] tag = tag(key, aad, out, 0, IV_BYTES + n);
       System.arraycopy(tag, 0, out, IV_BYTES + n, TAG_BYTES);
       return out;
@@ -97,7 +99,7 @@ public final class Aead {
           Cipher.DECRYPT_MODE,
           new SecretKeySpec(subkey(key, ENC), "AES"),
           new IvParameterSpec(sealed, off, IV_BYTES));
-      return cipher.doFinal(sealed, off + IV_BYTES, body - IV_BYTES, out, 0);
+      return ctr(cipher, sealed, off + IV_BYTES, body - IV_BYTES, out, 0);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR decryption failed", e);
     }
@@ -105,6 +107,23 @@ public final class Aead {
 
   public static byte[] open(byte[] key, byte[] aad, byte[] sealed) throws AEADBadTagException {
     return open(key, aad, sealed, 0, sealed.length);
+  }
+
+  /**
+   * Runs {@code cipher} over {@code in[off, off+len)} into {@code out} in slices of {@link #SLICE}
+   * bytes. JDK 17 reaches its AES-CTR intrinsic only in code where C2 has compiled {@code
+   * CounterMode.crypt}, which runs once per call; until then each 16-byte block goes through {@code
+   * AESCrypt.encryptBlock}, at a few hundred MiB/s. With one call per chunk, a cold backup on a
+   * busy machine stayed in that path for most of its run (issue 12's profiles); slices get there
+   * within the first megabytes. The output is the same single CTR stream.
+   */
+  private static int ctr(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
+      throws GeneralSecurityException {
+    int done = 0;
+    while (len - done > SLICE) {
+      done += cipher.update(in, off + done, SLICE, out, outOff + done);
+    }
+    return done + cipher.doFinal(in, off + done, len - done, out, outOff + done);
   }
 
   private static byte[] tag(byte[] key, byte[] aad, byte[] buf, int off, int len) {

@@ -25,7 +25,7 @@ final class ChunkCodec {
   }
 
   byte[] seal(Id id, ChunkType type, byte[] data, int off, int len) {
-    Compression.Framed framed = Compression.frame(data, off, len, level);
+    Compression.Framed framed = Compression.frameReused(data, off, len, level);
     return Aead.seal(key.chunkKey(id.bytes()), aad(id, type), framed.bytes(), 0, framed.length());
   }
 

@@ -19,6 +19,7 @@ final class Compression {
       ThreadLocal.withInitial(ZstdCompressCtx::new);
   private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
       ThreadLocal.withInitial(ZstdDecompressCtx::new);
+  private static final ThreadLocal<byte[]> FRAMES = ThreadLocal.withInitial(() -> new byte[0]);
 
   private Compression() {}
 
@@ -26,8 +27,27 @@ final class Compression {
    * {@code flag ‖ payload} for {@code data[off, off+len)}; the result may be longer than needed.
    */
   static Framed frame(byte[] data, int off, int len, int level) {
+    return frame(data, off, len, level, new byte[1 + (int) Zstd.compressBound(len)]);
+  }
+
+  /**
+   * As {@link #frame}, into a buffer this thread reuses: the result is valid only until this
+   * thread's next call. For a caller that seals it at once, so that a chunk costs no framing array;
+   * the buffer stays with the thread, grown to the largest chunk it framed.
+   */
+  static Framed frameReused(byte[] data, int off, int len, int level) {
+    int bound = 1 + (int) Zstd.compressBound(len);
+    byte[] out = FRAMES.get();
+    if (out.length < bound) {
+      out = new byte[bound];
+      FRAMES.set(out);
+    }
+    return frame(data, off, len, level, out);
+  }
+
+  /** {@code out} holds at least {@code 1 + compressBound(len)} bytes. */
+  private static Framed frame(byte[] data, int off, int len, int level, byte[] out) {
     if (level > 0 && len >= 64) {
-      byte[] out = new byte[1 + (int) Zstd.compressBound(len)];
       ZstdCompressCtx ctx = COMPRESSORS.get();
       ctx.setLevel(level);
       int n = ctx.compressByteArray(out, 1, out.length - 1, data, off, len);
@@ -36,7 +56,6 @@ final class Compression {
         return new Framed(out, 1 + n);
       }
     }
-    byte[] out = new byte[1 + len];
     out[0] = NONE;
     System.arraycopy(data, off, out, 1, len);
     return new Framed(out, 1 + len);

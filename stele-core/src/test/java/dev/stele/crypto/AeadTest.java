@@ -1,0 +1,61 @@
+package dev.stele.crypto;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
+import javax.crypto.AEADBadTagException;
+import javax.crypto.Cipher;
+import javax.crypto.Mac;
+import javax.crypto.spec.IvParameterSpec;
+import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Test;
+
+class AeadTest {
+  private final byte[] key = new byte[32];
+  private final byte[] aad = "aad".getBytes(StandardCharsets.US_ASCII);
+
+  AeadTest() {
+    new Random(1).nextBytes(key);
+  }
+
+  /**
+   * Aead encrypts in slices; the format is one AES-CTR stream over the whole message. Sizes around
+   * and across the slice length must give exactly what one CTR pass over the message gives.
+   */
+  @Test
+  void messagesOfEverySliceCountAreOneCtrStream() throws Exception {
+    for (int len : new int[] {0, 1, 16383, 16384, 16385, 3 * 16384 + 7, 1 << 20}) {
+      byte[] plaintext = new byte[len];
+      new Random(len).nextBytes(plaintext);
+      byte[] sealed = Aead.seal(key, aad, plaintext);
+
+      assertThat(oneCtrPass(sealed)).as("length %d", len).isEqualTo(plaintext);
+      assertThat(Aead.open(key, aad, sealed)).as("length %d", len).isEqualTo(plaintext);
+    }
+  }
+
+  @Test
+  void anAlteredByteAfterTheFirstSliceFailsToOpen() {
+    byte[] sealed = Aead.seal(key, aad, new byte[100_000]);
+    sealed[Aead.IV_BYTES + 50_000] ^= 1;
+
+    assertThatThrownBy(() -> Aead.open(key, aad, sealed)).isInstanceOf(AEADBadTagException.class);
+  }
+
+  /** Decrypts {@code iv ‖ ciphertext ‖ tag} with one doFinal, from the documented key schedule. */
+  private byte[] oneCtrPass(byte[] sealed) throws Exception {
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    byte[] encKey = mac.doFinal("enc".getBytes(StandardCharsets.US_ASCII));
+    Cipher cipher = Cipher.getInstance("AES/CTR/NoPadding");
+    cipher.init(
+        Cipher.DECRYPT_MODE,
+        new SecretKeySpec(encKey, "AES"),
+        new IvParameterSpec(sealed, 0, Aead.IV_BYTES));
+    return cipher.doFinal(
+        Arrays.copyOfRange(sealed, Aead.IV_BYTES, sealed.length - Aead.TAG_BYTES));
+  }
+}
