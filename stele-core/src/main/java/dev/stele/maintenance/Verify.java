@@ -123,7 +123,7 @@ public final class Verify {
 
   /**
    * Reads and checks every pack on threads of its own from construction on; {@link #await} waits
-   * for the end. Each worker holds one pack at a time.
+   * for the end. Each worker holds a window of one pack at a time ({@link PackCheck#read}).
    */
   private final class PackReads implements AutoCloseable {
     private final ExecutorService pool;
@@ -152,10 +152,9 @@ public final class Verify {
 
     private void check(BlobInfo info, Index index, List<String> problems, VerifyListener listener) {
       try {
-        byte[] bytes = repo.store().read(info.name());
-        read.addAndGet(bytes.length);
-        listener.bytesRead(bytes.length);
-        problems.addAll(PackCheck.check(repo, info.name(), bytes, index.packs().get(info.name())));
+        problems.addAll(PackCheck.read(repo, info, index.packs().get(info.name())));
+        read.addAndGet(info.size());
+        listener.bytesRead(info.size());
       } catch (BlobNotFoundException e) {
         // deleted by a concurrent maintenance run
       } catch (IOException e) {

@@ -1,10 +1,12 @@
 package dev.stele.repo;
 
 import dev.stele.blob.BlobInfo;
+import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobStore;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,18 +21,52 @@ import java.util.TreeMap;
 public final class PackCheck {
   private PackCheck() {}
 
+  /** The most bytes of a pack {@link #read} holds at once, unless one chunk is longer. */
+  static final int WINDOW = 4 << 20;
+
   /** Problems with pack {@code name} whose whole content is {@code bytes}; empty if none. */
   public static List<String> check(
-      Repository repo, String name, byte[] bytes, List<PackEntry> indexed) {
+      Repository repo, String name, byte[] bytes, List<PackEntry> indexed) throws IOException {
+    return check(
+        repo,
+        name,
+        bytes.length,
+        (offset, length) -> Arrays.copyOfRange(bytes, (int) offset, (int) offset + length),
+        indexed);
+  }
+
+  /**
+   * Problems with pack {@code info} of the repository's store, read by range in windows of whole
+   * chunks of at most 4 MiB ({@link #WINDOW}) rather than whole, so that a worker holds at most a
+   * quarter of a pack at a time. It reads each byte once, as a whole read does, in a few more
+   * requests.
+   *
+   * @throws BlobNotFoundException if the pack is gone (deleted by a concurrent maintenance run)
+   */
+  public static List<String> read(Repository repo, BlobInfo info, List<PackEntry> indexed)
+      throws IOException {
+    return check(
+        repo,
+        info.name(),
+        info.size(),
+        (offset, length) -> repo.store().read(info.name(), offset, length),
+        indexed);
+  }
+
+  private static List<String> check(
+      Repository repo, String name, long size, Pack.Range read, List<PackEntry> indexed)
+      throws IOException {
     List<String> problems = new ArrayList<>();
-    if (bytes.length < Pack.MAGIC.length + Pack.TRAILER
-        || !Arrays.equals(bytes, 0, Pack.MAGIC.length, Pack.MAGIC, 0, Pack.MAGIC.length)) {
+    if (size < Pack.MAGIC.length + Pack.TRAILER
+        || !Arrays.equals(read.read(0, Pack.MAGIC.length), Pack.MAGIC)) {
       problems.add("corrupted blob " + name + ": pack header damaged");
       return problems;
     }
     List<PackEntry> footer;
     try {
-      footer = footer(repo, name, bytes);
+      footer = Pack.footer(name, repo.blobKey(), size, read);
+    } catch (BlobNotFoundException e) {
+      throw e;
     } catch (IOException e) {
       problems.add(e.getMessage());
       footer = null;
@@ -44,16 +80,38 @@ public final class PackCheck {
         && !new HashSet<>(footer).equals(new HashSet<>(indexed))) {
       problems.add("corrupted blob " + name + ": footer does not list what the index says");
     }
+    List<PackEntry> inside = new ArrayList<>();
     for (PackEntry e : entries) {
-      if (e.offset() + (long) e.length() > bytes.length) {
+      if (e.offset() + (long) e.length() > size) {
         problems.add("corrupted blob " + name + ": chunk " + e.id().shortHex() + " past the end");
-        continue;
+      } else {
+        inside.add(e);
       }
-      try {
-        repo.checkChunk(name, e, bytes, e.offset());
-      } catch (IOException x) {
-        problems.add(x.getMessage());
+    }
+    inside.sort(Comparator.comparingInt(PackEntry::offset));
+    int first = 0;
+    while (first < inside.size()) {
+      long start = inside.get(first).offset();
+      long end = start + inside.get(first).length();
+      int last = first + 1;
+      while (last < inside.size()) {
+        PackEntry e = inside.get(last);
+        long reach = Math.max(end, e.offset() + (long) e.length());
+        if (reach - start > WINDOW) {
+          break;
+        }
+        end = reach;
+        last++;
       }
+      byte[] window = read.read(start, (int) (end - start));
+      for (PackEntry e : inside.subList(first, last)) {
+        try {
+          repo.checkChunk(name, e, window, (int) (e.offset() - start));
+        } catch (IOException x) {
+          problems.add(x.getMessage());
+        }
+      }
+      first = last;
     }
     return problems;
   }

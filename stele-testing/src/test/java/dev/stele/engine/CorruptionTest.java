@@ -145,6 +145,43 @@ class CorruptionTest {
   }
 
   /**
+   * Verify reads a pack in windows of whole chunks of at most 4 MiB (PackCheck): a pack of 12 MiB
+   * of chunks is checked clean, and damage in any of its windows is named.
+   */
+  @Test
+  void verifyReadsEveryWindowOfALargePack() throws IOException {
+    InMemoryBlobStore store = new InMemoryBlobStore(clock);
+    Repository repo =
+        TestRepositories.init(store, TestRepositories.small(clock).withPackSize(16 << 20));
+    Path source = Files.createDirectories(tmp.resolve("large"));
+    byte[] random = new byte[12 << 20];
+    new Random(7).nextBytes(random);
+    Files.write(source.resolve("random"), random);
+    backup(repo, source);
+    String pack =
+        repo.loadIndex().packs().entrySet().stream()
+            .filter(p -> p.getValue().stream().allMatch(e -> e.type() == ChunkType.DATA))
+            .map(Map.Entry::getKey)
+            .findFirst()
+            .orElseThrow();
+    int size = (int) store.stat(pack).size();
+    assertThat(size).isGreaterThan(3 * (4 << 20));
+    assertThat(new Verify(repo).run(true, VerifyListener.NONE).problems()).isEmpty();
+
+    for (int position : new int[] {1 << 20, 6 << 20, size - (1 << 20)}) {
+      InMemoryBlobStore damaged = new InMemoryBlobStore(clock);
+      TestRepositories.copy(store, damaged);
+      damaged.corrupt(pack, position);
+      assertThat(
+              new Verify(TestRepositories.open(damaged, clock))
+                  .run(true, VerifyListener.NONE)
+                  .problems())
+          .as("damage at byte %d of %d", position, size)
+          .anySatisfy(problem -> assertThat(problem).contains(pack).contains("chunk"));
+    }
+  }
+
+  /**
    * Relative paths of the files under {@code root} in the snapshot with a chunk in {@code pack}.
    */
   private static Set<String> usedBy(
