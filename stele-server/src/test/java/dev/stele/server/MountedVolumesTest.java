@@ -2,6 +2,7 @@ package dev.stele.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.testing.KubeletVolume;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.cert.X509Certificate;

@@ -11,6 +11,9 @@ import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationRepository;
+import dev.stele.k8s.api.BackupStorageLocationServer;
+import dev.stele.k8s.api.BackupStorageLocationServerSpec;
+import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.k8s.api.Restore;
@@ -18,14 +21,21 @@ import dev.stele.k8s.api.RestoreSpec;
 import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import dev.stele.k8s.testing.ApiServer;
+import dev.stele.operator.SteleOperator;
 import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;
+import dev.stele.testing.Rgw;
 import dev.stele.testing.TreeAssert;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import io.fabric8.kubernetes.api.model.SecretKeySelector;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.coordination.v1.Lease;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.io.IOException;
@@ -34,12 +44,15 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
@@ -47,6 +60,12 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.http.apache.ApacheHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The operator and the node agent as containers of the image ({@code deploy/image/build.sh}), each
@@ -56,7 +75,9 @@ import org.junit.jupiter.api.io.TempDir;
  * directory mounted as the kubelet's pod directory in the node agent. A Backup with one pod volume
  * completes and restores byte-exact, as {@code EndToEndIT} proves in one JVM; the operator runs
  * with server-side apply and leader election, logs JSON, and stops on SIGTERM releasing its Lease.
- * Needs podman as root ({@code .ci/run} installs it); fails without it.
+ * The repository server's Deployment, as the operator generates it for a bsls, runs from the same
+ * image and serves the CLI. Needs podman as root and Ceph RGW ({@code .ci/run} installs it); fails
+ * without it.
  */
 class ContainerEndToEndIT {
   private static final Path CHECKOUT = Path.of("").toAbsolutePath().getParent();
@@ -72,6 +93,7 @@ class ContainerEndToEndIT {
 
   ApiServer server;
   KubernetesClient client;
+  SteleOperator inJvmOperator;
   final List<String> containers = new ArrayList<>();
 
   @BeforeAll
@@ -91,6 +113,9 @@ class ContainerEndToEndIT {
       Result logs = run(tmp, Duration.ofMinutes(1), "podman", "logs", name);
       System.err.printf("--- %s%n%s%s", name, logs.out(), tail(logs.err(), 40));
       run(tmp, Duration.ofMinutes(1), "podman", "rm", "--force", "--ignore", name);
+    }
+    if (inJvmOperator != null) {
+      inJvmOperator.close();
     }
     if (client != null) {
       client.close();
@@ -329,6 +354,211 @@ class ContainerEndToEndIT {
     assertOneJsonObjectPerLine(logs.err());
     Result agentLogs = run(tmp, Duration.ofMinutes(1), "podman", "logs", agent);
     assertOneJsonObjectPerLine(agentLogs.err());
+  }
+
+  /**
+   * The repository server's Deployment, as the operator (in this JVM) generates it for a bsls on a
+   * Ready repository in a locked RGW bucket, run by podman as the kubelet would run it ({@link
+   * Kubelet}): the CLI logs in through it pinned to the fingerprint in status, lists, lists a
+   * directory and reads files byte-exact, is refused a wrong password in one line, and logs in as a
+   * user added to the mounted Secret while the container runs.
+   */
+  @Test
+  void theServerDeploymentOfABslsServesASnapshotThroughTheImage() throws Exception {
+    server = new ApiServer();
+    client = server.client();
+    client
+        .namespaces()
+        .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
+        .create();
+    Rgw rgw = Rgw.shared();
+    String bucket = "e2e-lock-" + ID;
+    try (S3Client s3 = s3(rgw)) {
+      s3.createBucket(b -> b.bucket(bucket).objectLockEnabledForBucket(true));
+    }
+    secret(
+        "cloud-credentials",
+        Map.of(
+            "cloud",
+            "[default]\naws_access_key_id="
+                + rgw.accessKey()
+                + "\naws_secret_access_key="
+                + rgw.secretKey()
+                + "\n"));
+    secret("files-users", Map.of("alice", "alice's password"));
+    var bsl = new BackupStorageLocation();
+    bsl.setMetadata(new ObjectMetaBuilder().withName("default").withNamespace(NS).build());
+    bsl.setSpec(new BackupStorageLocationSpec());
+    bsl.getSpec().provider = "s3";
+    bsl.getSpec().config =
+        Map.of(
+            "s3Url", rgw.endpoint().toString(), "region", rgw.region(), "s3ForcePathStyle", "true");
+    bsl.getSpec().credential = new SecretKeySelector("cloud", "cloud-credentials", false);
+    bsl.getSpec().objectStorage = new BackupStorageLocationSpec.ObjectStorage();
+    bsl.getSpec().objectStorage.bucket = bucket;
+    bsl.getSpec().objectStorage.prefix = "stele";
+    bsl.getSpec().objectLock = new BackupStorageLocationSpec.ObjectLock();
+    bsl.getSpec().objectLock.mode = "Compliance";
+    bsl.getSpec().objectLock.minimumRetention = "1d";
+    client.resource(bsl).create();
+
+    // The operator in this JVM, with production's settings, running the image built above.
+    inJvmOperator = SteleOperator.start(client, NS, IMAGE, null, null, -1, false);
+    BackupStorageLocationRepository repository =
+        WAIT.until(
+            "repository default Ready",
+            () ->
+                client
+                    .resources(BackupStorageLocationRepository.class)
+                    .inNamespace(NS)
+                    .withName("default")
+                    .get(),
+            r -> r.getStatus() != null && r.getStatus().phase == RepositoryPhase.READY);
+
+    // A snapshot made directly in the repository, as its owner would.
+    String password =
+        new String(
+            Base64.getDecoder()
+                .decode(
+                    client
+                        .secrets()
+                        .inNamespace(NS)
+                        .withName("default-repository-password")
+                        .get()
+                        .getData()
+                        .get("password")),
+            StandardCharsets.UTF_8);
+    Cli direct =
+        new Cli(repository.getStatus().url, password)
+            .with("STELE_S3_ENDPOINT", rgw.endpoint().toString())
+            .with("STELE_S3_REGION", rgw.region())
+            .with("STELE_S3_PATH_STYLE", "true")
+            .with("AWS_ACCESS_KEY_ID", rgw.accessKey())
+            .with("AWS_SECRET_ACCESS_KEY", rgw.secretKey());
+    Path source = dir.resolve("source");
+    Cli.writeSampleSource(source);
+    Cli.Run created = direct.run("snapshot", "create", source.toString(), "--json");
+    assertThat(created.exitCode()).as(created.stderr()).isEqualTo(ExitCode.OK);
+    String id = new ObjectMapper().readTree(created.stdout()).get("id").asText();
+
+    var bsls = new BackupStorageLocationServer();
+    bsls.setMetadata(new ObjectMetaBuilder().withName("files").withNamespace(NS).build());
+    bsls.setSpec(new BackupStorageLocationServerSpec());
+    bsls.getSpec().backupStorageLocationRepositoryRef = "default";
+    bsls.getSpec().userSecretRef = new LocalObjectReference("files-users");
+    bsls.getSpec().access = new BackupStorageLocationServerSpec.Access();
+    bsls.getSpec().access.admins = List.of("alice", "carol");
+    client.resource(bsls).create();
+    String fingerprint =
+        WAIT.until(
+                "the server's fingerprint",
+                () ->
+                    client
+                        .resources(BackupStorageLocationServer.class)
+                        .inNamespace(NS)
+                        .withName("files")
+                        .get(),
+                s -> s.getStatus() != null && s.getStatus().tlsFingerprint != null)
+            .getStatus()
+            .tlsFingerprint;
+    Deployment deployment =
+        WAIT.until(
+            "the server's Deployment",
+            () -> client.apps().deployments().inNamespace(NS).withName("files").get(),
+            d -> d != null);
+
+    // The kubelet's part: the pod template's container, as specified, on a free port.
+    PodSpec pod = deployment.getSpec().getTemplate().getSpec();
+    Container spec = pod.getContainers().get(0);
+    assertThat(spec.getImage()).isEqualTo(IMAGE);
+    assertThat(spec.getCommand()).as("the image's entrypoint runs").isNullOrEmpty();
+    Kubelet kubelet = new Kubelet(client, NS, Files.createDirectories(dir.resolve("volumes")));
+    int port = freePort();
+    List<String> args = new ArrayList<>(spec.getArgs());
+    int listen = args.indexOf("--listen");
+    assertThat(listen).as("--listen in " + args).isNotNegative();
+    args.set(listen + 1, "0.0.0.0:" + port);
+    start("server", kubelet.options(pod, spec), args);
+
+    String repo = "https://127.0.0.1:" + port;
+    Cli alice = new Cli(repo, "alice's password").with("STELE_USER", "alice");
+    Cli.Run list =
+        WAIT.until(
+            "snapshot list through the server",
+            () -> alice.run("snapshot", "list", "--json", "--server-cert-fingerprint", fingerprint),
+            r -> r.exitCode() == ExitCode.OK);
+    var snapshots = new ObjectMapper().readTree(list.stdout());
+    assertThat(snapshots).hasSize(1);
+    assertThat(snapshots.get(0).get("id").asText()).isEqualTo(id);
+    Cli.Run ls = alice.run("ls", "-r", id + ":" + source, "--server-cert-fingerprint", fingerprint);
+    assertThat(ls.exitCode()).as(ls.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(ls.stdout()).contains("hello.txt", "sub/notes.txt", "sub/deeper/random.bin");
+    for (String file : List.of("hello.txt", "sub/deeper/random.bin")) {
+      Cli.Run cat =
+          alice.run(
+              "cat", id + ":" + source.resolve(file), "--server-cert-fingerprint", fingerprint);
+      assertThat(cat.exitCode()).as(cat.stderr()).isEqualTo(ExitCode.OK);
+      assertThat(cat.stdoutBytes()).isEqualTo(Files.readAllBytes(source.resolve(file)));
+    }
+    Cli.Run wrong =
+        new Cli(repo, "not alice's")
+            .with("STELE_USER", "alice")
+            .run("snapshot", "list", "--server-cert-fingerprint", fingerprint);
+    assertThat(wrong.exitCode()).isEqualTo(ExitCode.WRONG_PASSWORD);
+    assertThat(wrong.errorLines()).containsExactly("stele: server: wrong user or password");
+
+    // A user added to the Secret: the kubelet swaps ..data; the running server lets her in.
+    Cli carol = new Cli(repo, "carol's password").with("STELE_USER", "carol");
+    assertThat(carol.run("snapshot", "list", "--server-cert-fingerprint", fingerprint).exitCode())
+        .isEqualTo(ExitCode.WRONG_PASSWORD);
+    client
+        .secrets()
+        .inNamespace(NS)
+        .withName("files-users")
+        .edit(
+            s -> {
+              s.getData().put("carol", base64("carol's password"));
+              return s;
+            });
+    kubelet.sync("users");
+    Cli.Run carolList =
+        carol.run("snapshot", "list", "--json", "--server-cert-fingerprint", fingerprint);
+    assertThat(carolList.exitCode()).as(carolList.stderr()).isEqualTo(ExitCode.OK);
+    assertThat(new ObjectMapper().readTree(carolList.stdout())).isEqualTo(snapshots);
+  }
+
+  private void secret(String name, Map<String, String> data) {
+    Map<String, String> encoded = new TreeMap<>();
+    data.forEach((k, v) -> encoded.put(k, base64(v)));
+    client
+        .secrets()
+        .inNamespace(NS)
+        .resource(
+            new SecretBuilder()
+                .withNewMetadata()
+                .withName(name)
+                .endMetadata()
+                .withData(encoded)
+                .build())
+        .create();
+  }
+
+  private static String base64(String text) {
+    return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @SuppressWarnings("deprecation") // ApacheHttpClient, as S3CommandLineTest uses it
+  private static S3Client s3(Rgw rgw) {
+    return S3Client.builder()
+        .httpClientBuilder(ApacheHttpClient.builder().expectContinueEnabled(false))
+        .endpointOverride(rgw.endpoint())
+        .region(Region.of(rgw.region()))
+        .forcePathStyle(true)
+        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+        .credentialsProvider(
+            StaticCredentialsProvider.create(
+                AwsBasicCredentials.create(rgw.accessKey(), rgw.secretKey())))
+        .build();
   }
 
   private static void assertOneJsonObjectPerLine(String log) throws IOException {

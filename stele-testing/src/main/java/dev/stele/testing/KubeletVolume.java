@@ -1,4 +1,4 @@
-package dev.stele.server;
+package dev.stele.testing;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -15,25 +15,28 @@ import java.util.TreeSet;
  * renames that over {@code ..data} (one atomic step for every key at once), then drops the links of
  * keys that went and the old directory.
  */
-final class KubeletVolume {
+public final class KubeletVolume {
   private final Path dir;
   private int version;
   private Set<String> keys = new TreeSet<>();
 
-  KubeletVolume(Path dir) throws IOException {
+  /** An empty volume at {@code dir}, made if missing. */
+  public KubeletVolume(Path dir) throws IOException {
     this.dir = Files.createDirectories(dir);
   }
 
-  Path dir() {
+  /** The mount's directory. */
+  public Path dir() {
     return dir;
   }
 
-  Path file(String key) {
+  /** The link through which a key is read. */
+  public Path file(String key) {
     return dir.resolve(key);
   }
 
   /** Makes the volume hold exactly {@code data}, as the kubelet does when the Secret changes. */
-  void write(Map<String, String> data) throws IOException {
+  public void write(Map<String, String> data) throws IOException {
     Path old =
         Files.isSymbolicLink(dir.resolve("..data"))
             ? dir.resolve(Files.readSymbolicLink(dir.resolve("..data")))
