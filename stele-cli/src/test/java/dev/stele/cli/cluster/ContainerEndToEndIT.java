@@ -493,7 +493,7 @@ class ContainerEndToEndIT {
     Cli.Run ls = alice.run("ls", "-r", id + ":" + source, "--server-cert-fingerprint", fingerprint);
     assertThat(ls.exitCode()).as(ls.stderr()).isEqualTo(ExitCode.OK);
     assertThat(ls.stdout()).contains("hello.txt", "sub/notes.txt", "sub/deeper/random.bin");
-    for (String file : List.of("hello.txt", "sub/deeper/random.bin")) {
+    for (String file : List.of("hello.txt", "sub/notes.txt", "sub/deeper/random.bin")) {
       Cli.Run cat =
           alice.run(
               "cat", id + ":" + source.resolve(file), "--server-cert-fingerprint", fingerprint);
