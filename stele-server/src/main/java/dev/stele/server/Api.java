@@ -23,6 +23,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,6 +54,7 @@ final class Api implements HttpHandler {
   private final Snapshots snapshots;
   private final Reachable reachable;
   private final Audit audit;
+  private final RefusalEvents events;
   private final Clock clock;
 
   Api(
@@ -63,6 +65,7 @@ final class Api implements HttpHandler {
       AccessFile access,
       Snapshots snapshots,
       Audit audit,
+      RefusalEvents events,
       Clock clock) {
     this.repo = repo;
     this.users = users;
@@ -72,6 +75,7 @@ final class Api implements HttpHandler {
     this.snapshots = snapshots;
     this.reachable = new Reachable(repo);
     this.audit = audit;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -89,6 +93,13 @@ final class Api implements HttpHandler {
     Request(HttpExchange exchange) {
       this.exchange = exchange;
       this.address = exchange.getRemoteAddress().getAddress().getHostAddress();
+    }
+
+    /** What was asked, for an Event: the action, the snapshot, the path or id. */
+    String asked() {
+      return action
+          + (snapshot == null ? "" : " of snapshot " + snapshot)
+          + (path == null ? "" : " " + path);
     }
   }
 
@@ -108,7 +119,12 @@ final class Api implements HttpHandler {
     try {
       route(r, RequestPath.segments(exchange.getRequestURI()));
     } catch (Refusal f) {
-      refusal = f.getMessage();
+      String line = Objects.requireNonNullElse(f.getMessage(), "");
+      refusal = line;
+      String reason = RefusalEvents.reason(r.action, f.status, line);
+      if (reason != null) {
+        events.refused(reason, r.user, r.address, r.asked(), line);
+      }
       if (!r.answered) {
         f.headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
         sendJson(r, f.status, Map.of("error", f.getMessage()));

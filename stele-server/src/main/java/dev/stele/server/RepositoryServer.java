@@ -10,6 +10,9 @@ import java.nio.file.Files;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The repository server: one open repository served over HTTPS (docs/server.md). It holds the
@@ -23,13 +26,25 @@ public final class RepositoryServer implements Closeable {
   private static final Duration MAX_WAIT = Duration.ofMinutes(15);
   private static final int THREADS = 8;
 
+  /** How often refusals counted since are sent as Events. */
+  private static final Duration EVENTS_EVERY = Duration.ofSeconds(5);
+
   private final HttpsServer http;
   private final ExecutorService threads;
+  private final ScheduledExecutorService eventThread;
+  private final RefusalEvents events;
   private final String fingerprint;
 
-  private RepositoryServer(HttpsServer http, ExecutorService threads, String fingerprint) {
+  private RepositoryServer(
+      HttpsServer http,
+      ExecutorService threads,
+      ScheduledExecutorService eventThread,
+      RefusalEvents events,
+      String fingerprint) {
     this.http = http;
     this.threads = threads;
+    this.eventThread = eventThread;
+    this.events = events;
     this.fingerprint = fingerprint;
   }
 
@@ -38,12 +53,22 @@ public final class RepositoryServer implements Closeable {
    * checked first, so that a mistake in any stops the start with its one line.
    */
   public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
+    return start(repo, o, event -> {});
+  }
+
+  /**
+   * Starts serving {@code repo}, with the refusals recorded as Warning Events in {@code events}
+   * (aggregated: one per user and reason per minute, with a count).
+   */
+  public static RepositoryServer start(Repository repo, ServerOptions o, EventSink events)
+      throws IOException {
     Tls tls = Tls.load(o.tlsCert(), o.tlsKey());
     if (!Files.isDirectory(o.users())) {
       throw new IOException("users directory " + o.users() + " is not a directory");
     }
     AccessFile access = new AccessFile(o.access(), o.clock(), o.recheck());
     access.rules();
+    RefusalEvents refusals = new RefusalEvents(events, o.clock());
     Api api =
         new Api(
             repo,
@@ -53,6 +78,7 @@ public final class RepositoryServer implements Closeable {
             access,
             new Snapshots(repo, o.clock(), o.recheck()),
             new Audit(o.audit()),
+            refusals,
             o.clock());
     HttpsServer http = HttpsServer.create(o.listen(), 64);
     http.setHttpsConfigurator(new HttpsConfigurator(tls.context()));
@@ -66,8 +92,19 @@ public final class RepositoryServer implements Closeable {
               return t;
             });
     http.setExecutor(threads);
+    ScheduledExecutorService eventThread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "stele-server-events");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = EVENTS_EVERY.toMillis();
+    // flush never throws (a failing sink is said on standard error), so the schedule goes on.
+    ScheduledFuture<?> unused =
+        eventThread.scheduleWithFixedDelay(refusals::flush, every, every, TimeUnit.MILLISECONDS);
     http.start();
-    return new RepositoryServer(http, threads, tls.fingerprint());
+    return new RepositoryServer(http, threads, eventThread, refusals, tls.fingerprint());
   }
 
   /** The certificate's SHA-256 fingerprint, {@code sha256:<hex>}, which clients pin. */
@@ -84,5 +121,7 @@ public final class RepositoryServer implements Closeable {
   public void close() {
     http.stop(0);
     threads.shutdownNow();
+    eventThread.shutdownNow();
+    events.flush(); // the last refusals' counts
   }
 }
