@@ -1,6 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.cli.cluster.ServerEvents;
 import dev.stele.repo.Repository;
 import dev.stele.server.RepositoryServer;
 import dev.stele.server.ServerOptions;
@@ -98,7 +97,7 @@ final class ServerCommand extends SteleCommand {
     // and its last line is out.
     try {
       try (@Nullable ServerEvents events =
-              resource == null ? null : ServerEvents.connect(env(), resource);
+              resource == null ? null : ServerEvents.connect(resource);
           Repository repo = repository.open(env());
           PrintStream audit = auditStream();
           RepositoryServer server =

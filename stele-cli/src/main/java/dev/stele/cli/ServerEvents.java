@@ -1,14 +1,12 @@
-package dev.stele.cli.cluster;
+package dev.stele.cli;
 
-import dev.stele.cli.CliEnvironment;
-import dev.stele.cli.CliException;
-import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.BackupStorageLocationServer;
 import dev.stele.server.EventSink;
 import dev.stele.server.RefusalEvent;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.IOException;
 
@@ -18,7 +16,7 @@ import java.io.IOException;
  * the first apply of an Event creates it and the next ones raise its count. The server's Role
  * (created by the operator) allows exactly this: get its own resource, create and patch Events.
  */
-public final class ServerEvents implements EventSink, AutoCloseable {
+final class ServerEvents implements EventSink, AutoCloseable {
   /** The field manager of the Events, and their source's component. */
   static final String COMPONENT = "stele-server";
 
@@ -31,18 +29,19 @@ public final class ServerEvents implements EventSink, AutoCloseable {
   }
 
   /**
-   * Connects as the other in-cluster commands do and reads the resource {@code NAMESPACE/NAME},
-   * whose uid the Events name; a resource that is not there stops the server with one line.
+   * Connects as fabric8 finds the cluster (in a pod, its service account; else {@code $KUBECONFIG}
+   * or {@code ~/.kube/config}) and reads the resource {@code NAMESPACE/NAME}, whose uid the Events
+   * name; a resource that is not there or an API server that refuses stops the server with one
+   * line.
    */
-  public static ServerEvents connect(CliEnvironment env, String resource) {
+  static ServerEvents connect(String resource) {
     int slash = resource.indexOf('/');
     if (slash <= 0 || slash == resource.length() - 1 || resource.indexOf('/', slash + 1) >= 0) {
       throw new CliException(ExitCode.USAGE, "--resource wants NAMESPACE/NAME, not " + resource);
     }
     String namespace = resource.substring(0, slash);
     String name = resource.substring(slash + 1);
-    KubeConfigs.Found cluster = KubeClients.find(env);
-    KubernetesClient client = KubeClients.client(cluster);
+    KubernetesClient client = new KubernetesClientBuilder().build();
     try {
       BackupStorageLocationServer bsls =
           client
@@ -57,7 +56,15 @@ public final class ServerEvents implements EventSink, AutoCloseable {
       return new ServerEvents(client, bsls);
     } catch (KubernetesClientException e) {
       client.close();
-      throw ClusterCommand.explain(e, client.getMasterUrl().toString(), cluster.source());
+      throw new CliException(
+          ExitCode.ERROR,
+          "--resource "
+              + resource
+              + ": the Kubernetes API server at "
+              + client.getMasterUrl()
+              + " said: "
+              + String.valueOf(e.getMessage()).lines().findFirst().orElse(""),
+          e);
     } catch (RuntimeException e) {
       client.close();
       throw e;
