@@ -58,6 +58,7 @@ final class ServerFixture implements AutoCloseable {
   final InMemoryBlobStore store;
   final Repository repo;
   final ByteArrayOutputStream auditBytes = new ByteArrayOutputStream();
+  final List<RefusalEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final HttpClient http;
   private final X509Certificate cert;
   private RepositoryServer server;
@@ -144,7 +145,8 @@ final class ServerFixture implements AutoCloseable {
                     access,
                     new PrintStream(auditBytes, true, StandardCharsets.UTF_8))
                 .withClock(clock)
-                .withRecheck(Duration.ZERO));
+                .withRecheck(Duration.ZERO),
+            events::add);
   }
 
   String fingerprint() {
