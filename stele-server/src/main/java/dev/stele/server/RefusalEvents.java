@@ -123,13 +123,16 @@ final class RefusalEvents {
           it.remove();
         }
       }
-      for (Pending p : concat(closing, open.values())) {
+      closing.removeIf(p -> p.count == p.posted); // ended, and its last count sent
+      for (Pending p : closing) {
+        due.add(p);
+      }
+      for (Pending p : open.values()) {
         if (p.count > p.posted) {
           due.add(p);
-          events.add(p.event());
         }
       }
-      closing.removeIf(p -> p.count == p.posted && !due.contains(p));
+      due.forEach(p -> events.add(p.event()));
     }
     for (int i = 0; i < due.size(); i++) {
       RefusalEvent e = events.get(i);
@@ -140,19 +143,9 @@ final class RefusalEvents {
         return;
       }
       synchronized (this) {
-        Pending p = due.get(i);
-        p.posted = e.count();
-        if (closing.contains(p) && p.count == p.posted) {
-          closing.remove(p);
-        }
+        due.get(i).posted = e.count();
       }
     }
-  }
-
-  private static List<Pending> concat(List<Pending> a, Iterable<Pending> b) {
-    List<Pending> all = new ArrayList<>(a);
-    b.forEach(all::add);
-    return all;
   }
 
   private static String clip(String s, int max) {
