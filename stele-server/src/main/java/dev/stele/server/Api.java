@@ -25,6 +25,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -56,6 +57,7 @@ final class Api implements HttpHandler {
   private final Reachable reachable;
   private final Audit audit;
   private final Bandwidth bandwidth;
+  private final RefusalEvents events;
   private final Clock clock;
 
   Api(
@@ -67,6 +69,7 @@ final class Api implements HttpHandler {
       Snapshots snapshots,
       Audit audit,
       Bandwidth bandwidth,
+      RefusalEvents events,
       Clock clock) {
     this.repo = repo;
     this.users = users;
@@ -77,6 +80,7 @@ final class Api implements HttpHandler {
     this.reachable = new Reachable(repo);
     this.audit = audit;
     this.bandwidth = bandwidth;
+    this.events = events;
     this.clock = clock;
   }
 
@@ -102,6 +106,13 @@ final class Api implements HttpHandler {
       this.exchange = exchange;
       this.address = exchange.getRemoteAddress().getAddress().getHostAddress();
     }
+
+    /** What was asked, for an Event: the action, the snapshot, the path or id. */
+    String asked() {
+      return action
+          + (snapshot == null ? "" : " of snapshot " + snapshot)
+          + (path == null ? "" : " " + path);
+    }
   }
 
   @Override
@@ -120,7 +131,12 @@ final class Api implements HttpHandler {
     try {
       route(r, RequestPath.segments(exchange.getRequestURI()));
     } catch (Refusal f) {
-      refusal = f.getMessage();
+      String line = Objects.requireNonNullElse(f.getMessage(), "");
+      refusal = line;
+      String reason = RefusalEvents.reason(r.action, f.status, line);
+      if (reason != null) {
+        events.refused(reason, r.user, r.address, r.asked(), line);
+      }
       if (!r.answered) {
         f.headers.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
         sendJson(r, f.status, Map.of("error", f.getMessage()));
