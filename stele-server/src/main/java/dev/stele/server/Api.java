@@ -496,7 +496,7 @@ final class Api implements HttpHandler {
     r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
     OutputStream body = body(r);
     r.bytes = form.write(repo, browser, dir.node(), body);
-    body.close(); // only once it is whole: on an error, handle cuts the connection instead
+    body.flush(); // handle closes it once the audit line is written, or cuts it on an error
   }
 
   private static String attachment(String name) {
@@ -592,8 +592,7 @@ final class Api implements HttpHandler {
     OutputStream out = body(r);
     JsonGenerator json = JSON.getFactory().createGenerator(out);
     body.write(json);
-    json.flush();
-    out.close();
+    json.flush(); // handle closes it once the audit line is written, or cuts it on an error
   }
 
   private void send(Request r, int status, String type, byte[] body) throws IOException {
@@ -601,9 +600,9 @@ final class Api implements HttpHandler {
     headers.set("Content-Type", type);
     r.answered = true;
     r.exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-    try (OutputStream out = body(r)) {
-      out.write(body);
-    }
+    // Not closed here: handle closes the exchange once the audit line is written, so that a
+    // client that has its answer finds the line.
+    body(r).write(body);
   }
 
   /** The answer's body, paced at the user's download limit if the access file gives them one. */

@@ -68,7 +68,9 @@ public final class RepositoryServer implements Closeable {
     return start(repo, o, events, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
   }
 
-  /** As {@link #start(Repository, ServerOptions, EventSink)}, with limits paced by {@code pause}. */
+  /**
+   * As {@link #start(Repository, ServerOptions, EventSink)}, with limits paced by {@code pause}.
+   */
   static RepositoryServer start(
       Repository repo, ServerOptions o, EventSink events, Bandwidth.Pause pause)
       throws IOException {
