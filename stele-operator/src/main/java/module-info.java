@@ -20,6 +20,7 @@ open module dev.stele.operator {
   requires transitive operator.framework.core;
   requires kubernetes.model.apps; // server: the Deployment
   requires kubernetes.model.coordination;
+  requires kubernetes.model.rbac; // server: its ServiceAccount's Role
   requires com.cronutils;
   requires com.fasterxml.jackson.databind;
   requires com.fasterxml.jackson.dataformat.yaml; // restore resource modifiers

@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -68,6 +69,14 @@ final class ServerCommand extends SteleCommand {
       description = "Append the audit lines to FILE (default: standard output).")
   Path auditLog;
 
+  @Option(
+      names = "--resource",
+      paramLabel = "NAMESPACE/NAME",
+      description =
+          "The BackupStorageLocationServer this server runs for (set by the operator): refusals"
+              + " become Warning Events on it, one per user and reason per minute with a count.")
+  @Nullable String resource;
+
   @Override
   public Integer call() throws Exception {
     InetSocketAddress address = address(listen);
@@ -87,11 +96,15 @@ final class ServerCommand extends SteleCommand {
     // The shutdown hook waits for `closed`, so that the JVM ends only once the server is closed
     // and its last line is out.
     try {
-      try (Repository repo = repository.open(env());
+      try (@Nullable ServerEvents events =
+              resource == null ? null : ServerEvents.connect(resource);
+          Repository repo = repository.open(env());
           PrintStream audit = auditStream();
           RepositoryServer server =
               RepositoryServer.start(
-                  repo, ServerOptions.of(address, tlsCert, tlsKey, users, access, audit))) {
+                  repo,
+                  ServerOptions.of(address, tlsCert, tlsKey, users, access, audit),
+                  events == null ? event -> {} : events)) {
         Runtime.getRuntime().addShutdownHook(hook);
         out().println("fingerprint: " + server.fingerprint());
         out()

@@ -11,6 +11,9 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
 import javax.net.ssl.KeyManager;
 import javax.net.ssl.SSLContext;
 
@@ -26,14 +29,26 @@ public final class RepositoryServer implements Closeable {
   private static final Duration MAX_WAIT = Duration.ofMinutes(15);
   private static final int THREADS = 8;
 
+  /** How often refusals counted since are sent as Events. */
+  private static final Duration EVENTS_EVERY = Duration.ofSeconds(5);
+
   private final HttpsServer http;
   private final ExecutorService threads;
   private final RenewingKeys keys;
+  private final ScheduledExecutorService eventThread;
+  private final RefusalEvents events;
 
-  private RepositoryServer(HttpsServer http, ExecutorService threads, RenewingKeys keys) {
+  private RepositoryServer(
+      HttpsServer http,
+      ExecutorService threads,
+      RenewingKeys keys,
+      ScheduledExecutorService eventThread,
+      RefusalEvents events) {
     this.http = http;
     this.threads = threads;
     this.keys = keys;
+    this.eventThread = eventThread;
+    this.events = events;
   }
 
   /**
@@ -41,11 +56,23 @@ public final class RepositoryServer implements Closeable {
    * checked first, so that a mistake in any stops the start with its one line.
    */
   public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
-    return start(repo, o, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+    return start(repo, o, event -> {});
   }
 
-  /** As {@link #start(Repository, ServerOptions)}, with bandwidth limits paced by {@code pause}. */
-  static RepositoryServer start(Repository repo, ServerOptions o, Bandwidth.Pause pause)
+  /**
+   * Starts serving {@code repo}, with the refusals recorded as Warning Events in {@code events}
+   * (aggregated: one per user and reason per minute, with a count).
+   */
+  public static RepositoryServer start(Repository repo, ServerOptions o, EventSink events)
+      throws IOException {
+    return start(repo, o, events, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+  }
+
+  /**
+   * As {@link #start(Repository, ServerOptions, EventSink)}, with limits paced by {@code pause}.
+   */
+  static RepositoryServer start(
+      Repository repo, ServerOptions o, EventSink events, Bandwidth.Pause pause)
       throws IOException {
     RenewingKeys keys = new RenewingKeys(o.tlsCert(), o.tlsKey(), o.clock(), o.recheck());
     if (!Files.isDirectory(o.users())) {
@@ -53,6 +80,7 @@ public final class RepositoryServer implements Closeable {
     }
     AccessFile access = new AccessFile(o.access(), o.clock(), o.recheck());
     access.rules();
+    RefusalEvents refusals = new RefusalEvents(events, o.clock());
     Api api =
         new Api(
             repo,
@@ -63,6 +91,7 @@ public final class RepositoryServer implements Closeable {
             new Snapshots(repo, o.clock(), o.recheck()),
             new Audit(o.audit()),
             new Bandwidth(o.clock(), pause),
+            refusals,
             o.clock());
     // The JDK's server writes an answer's headers and its body apart: with Nagle's algorithm on,
     // the client's delayed ACK holds each small answer some 40 ms, and a restore walks its trees
@@ -87,8 +116,19 @@ public final class RepositoryServer implements Closeable {
               return t;
             });
     http.setExecutor(threads);
+    ScheduledExecutorService eventThread =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "stele-server-events");
+              t.setDaemon(true);
+              return t;
+            });
+    long every = EVENTS_EVERY.toMillis();
+    // flush never throws (a failing sink is said on standard error), so the schedule goes on.
+    ScheduledFuture<?> unused =
+        eventThread.scheduleWithFixedDelay(refusals::flush, every, every, TimeUnit.MILLISECONDS);
     http.start();
-    return new RepositoryServer(http, threads, keys);
+    return new RepositoryServer(http, threads, keys, eventThread, refusals);
   }
 
   /**
@@ -108,5 +148,7 @@ public final class RepositoryServer implements Closeable {
   public void close() {
     http.stop(0);
     threads.shutdownNow();
+    eventThread.shutdownNow();
+    events.flush(); // the last refusals' counts
   }
 }

@@ -2,12 +2,14 @@ package dev.stele.server;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.stele.repo.Id;
 import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.Node;
 import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.testing.Await;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -202,6 +204,24 @@ class RepositoryServerTest {
     // The admin reaches both.
     String carol = token("carol", CAROL_PW);
     assertThat(f.get(carol, "/api/v1/trees/" + betaTree).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aRefusedIdOrLoginIsAWarningEventNamingWhoAndWhatButNoSecret() throws Exception {
+    String alice = token("alice", ALICE_PW);
+    String betaTree = beta.manifest().tree();
+    assertThat(f.get(alice, "/api/v1/trees/" + betaTree).statusCode()).isEqualTo(404);
+    assertThat(f.login("bob", "not-" + BOB_PW).statusCode()).isEqualTo(401);
+    assertThat(f.get(alice, "/api/v1/nothing").statusCode()).isEqualTo(404); // makes none
+
+    List<RefusalEvent> sent =
+        Await.until("the server's Events", () -> List.copyOf(f.events), e -> e.size() >= 2);
+    assertThat(sent)
+        .extracting(RefusalEvent::reason, RefusalEvent::message, RefusalEvent::count)
+        .containsExactlyInAnyOrder(
+            tuple("AccessRefused", "alice from 127.0.0.1: tree " + betaTree + ": no such tree", 1),
+            tuple("LoginRefused", "bob from 127.0.0.1: login: wrong user or password", 1));
+    assertThat(sent.toString()).doesNotContain(BOB_PW).doesNotContain(alice);
   }
 
   /** The headers but Date, which differs whenever two answers straddle a second. */

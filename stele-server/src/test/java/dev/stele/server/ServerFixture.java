@@ -62,6 +62,8 @@ final class ServerFixture implements AutoCloseable {
   /** The waits bandwidth limits asked for: each advances the clock instead of sleeping. */
   final List<Duration> pauses = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  final List<RefusalEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
+
   private final HttpClient http;
   private final X509Certificate cert;
   private RepositoryServer server;
@@ -169,6 +171,7 @@ final class ServerFixture implements AutoCloseable {
                     new PrintStream(auditBytes, true, StandardCharsets.UTF_8))
                 .withClock(clock)
                 .withRecheck(Duration.ZERO),
+            events::add,
             d -> {
               pauses.add(d);
               clock.advance(d);

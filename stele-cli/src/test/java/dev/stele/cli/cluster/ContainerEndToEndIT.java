@@ -478,7 +478,17 @@ class ContainerEndToEndIT {
     int listen = args.indexOf("--listen");
     assertThat(listen).as("--listen in " + args).isNotNegative();
     args.set(listen + 1, "0.0.0.0:" + port);
-    start("server", kubelet.options(pod, spec), args);
+    List<String> options = new ArrayList<>(kubelet.options(pod, spec));
+    // The pod's own account reaches the API server (its Events go on the bsls). A kubelet mounts
+    // the account's token and the cluster's CA; the test API server speaks plain HTTP, which the
+    // in-cluster configuration does not, so the pod is given a kubeconfig for it instead.
+    assertThat(pod.getServiceAccountName()).isEqualTo("files");
+    assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+    Path kubeconfig = dir.resolve("server-kubeconfig");
+    ClusterFixture.writeKubeconfig(kubeconfig, "mock", server.url(), NS);
+    options.addAll(
+        List.of("-v", kubeconfig + ":/kube/config:ro", "-e", "KUBECONFIG=/kube/config"));
+    start("server", options, args);
 
     String repo = "https://127.0.0.1:" + port;
     Cli alice = new Cli(repo, "alice's password").with("STELE_USER", "alice");
@@ -506,6 +516,15 @@ class ContainerEndToEndIT {
             .run("snapshot", "list", "--server-cert-fingerprint", fingerprint);
     assertThat(wrong.exitCode()).isEqualTo(ExitCode.WRONG_PASSWORD);
     assertThat(wrong.errorLines()).containsExactly("stele: server: wrong user or password");
+    // ... and the refusal is a Warning Event on the bsls, from the server in its container.
+    WAIT.until(
+        "a LoginRefused Event on the bsls",
+        () ->
+            client.v1().events().inNamespace(NS).list().getItems().stream()
+                .filter(e -> "LoginRefused".equals(e.getReason()))
+                .filter(e -> "files".equals(e.getInvolvedObject().getName()))
+                .toList(),
+        events -> !events.isEmpty() && events.get(0).getMessage().startsWith("alice from "));
 
     // A user added to the Secret: the kubelet swaps ..data; the running server lets her in.
     Cli carol = new Cli(repo, "carol's password").with("STELE_USER", "carol");

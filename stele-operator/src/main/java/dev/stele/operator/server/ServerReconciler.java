@@ -42,11 +42,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Reconciles a {@link BackupStorageLocationServer}: checks what it names (its repository Ready, the
- * users Secret, the certificate), then applies, with server-side apply, the server's ConfigMap,
- * Deployment and Service ({@link Workload}), all owned by it. Ready once the Deployment reports an
- * available replica; NotReady, with what is missing, while something it needs is not there yet;
- * Failed while the spec itself cannot be served. An Event on every phase change and every new
- * refusal.
+ * users Secret, the certificate), then applies, with server-side apply, the server's ServiceAccount
+ * and Role ({@link ServerAccount}), ConfigMap, Deployment and Service ({@link Workload}), all owned
+ * by it. Ready once the Deployment reports an available replica; NotReady, with what is missing,
+ * while something it needs is not there yet; Failed while the spec itself cannot be served. An
+ * Event on every phase change and every new refusal.
  *
  * <p>A change of the users Secret counts the users again at once ({@link SecretTriggers}); the pods
  * read the new files from their mounted Secret, so the Deployment, and so the pods, stay as they
@@ -230,6 +230,7 @@ public final class ServerReconciler
               + cert.fingerprint());
     }
     status.tlsFingerprint = cert.fingerprint();
+    new ServerAccount(workload).objects().forEach(this::apply);
     apply(workload.accessConfigMap());
     apply(workload.service());
     Deployment deployment =

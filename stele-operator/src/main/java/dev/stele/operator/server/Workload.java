@@ -179,6 +179,7 @@ final class Workload {
     args.addAll(List.of("--listen", "0.0.0.0:" + CONTAINER_PORT));
     args.addAll(List.of("--tls-cert", TLS_DIR + "/tls.crt", "--tls-key", TLS_DIR + "/tls.key"));
     args.addAll(List.of("--users", USERS_DIR, "--access", ACCESS_FILE));
+    args.addAll(List.of("--resource", namespace + "/" + name)); // its Events go on the resource
     // Whole-directory mounts, never subPath: the kubelet updates these files in place.
     secretVolume(volumes, mounts, "tls", tlsSecret, null, TLS_DIR);
     secretVolume(volumes, mounts, "users", spec.userSecretRef.getName(), null, USERS_DIR);
@@ -235,8 +236,10 @@ final class Workload {
         .withLabels(selector())
         .endMetadata()
         .withNewSpec()
-        // The server talks to the bucket, never to the API server.
-        .withAutomountServiceAccountToken(false)
+        // Its own account (ServerAccount): the API server lets it read its resource and record
+        // Events, nothing more.
+        .withServiceAccountName(name)
+        .withAutomountServiceAccountToken(true)
         .withNewSecurityContext()
         .withRunAsNonRoot(true)
         .withRunAsUser(USER)

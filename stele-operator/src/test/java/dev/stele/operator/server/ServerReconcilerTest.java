@@ -146,7 +146,9 @@ class ServerReconcilerTest {
             "--users",
             "/etc/stele/users",
             "--access",
-            "/etc/stele/access/access.json");
+            "/etc/stele/access/access.json",
+            "--resource",
+            "stele/files");
     assertThat(c.getEnv())
         .anySatisfy(
             e -> {
@@ -212,6 +214,49 @@ class ServerReconcilerTest {
     assertThat(status.phase).isEqualTo(ServerPhase.READY);
     assertThat(status.message).isEmpty();
     assertThat(events("files")).contains("Ready: serving at https://files.stele.svc:8443");
+  }
+
+  @Test
+  void theServerRunsAsItsOwnAccountAllowedOnlyItsResourceAndEvents() {
+    String uid = bsls("files", spec()).getMetadata().getUid();
+
+    pass("files");
+
+    var pod = deployment("files").getSpec().getTemplate().getSpec();
+    assertThat(pod.getServiceAccountName()).isEqualTo("files");
+    assertThat(pod.getAutomountServiceAccountToken()).isTrue();
+    var account = client.serviceAccounts().inNamespace(NS).withName("files").get();
+    assertThat(account.getAutomountServiceAccountToken()).isFalse();
+    var role = client.rbac().roles().inNamespace(NS).withName("files").get();
+    assertThat(role.getRules())
+        .extracting(
+            r ->
+                r.getApiGroups()
+                    + " "
+                    + r.getResources()
+                    + " "
+                    + r.getResourceNames()
+                    + " "
+                    + r.getVerbs())
+        .containsExactly(
+            "[stele.dev] [backupstoragelocationservers] [files] [get]",
+            "[] [events] [] [create, patch]");
+    var binding = client.rbac().roleBindings().inNamespace(NS).withName("files").get();
+    assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
+    assertThat(binding.getRoleRef().getName()).isEqualTo("files");
+    assertThat(binding.getSubjects())
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.getKind()).isEqualTo("ServiceAccount");
+              assertThat(s.getName()).isEqualTo("files");
+              assertThat(s.getNamespace()).isEqualTo(NS);
+            });
+    for (HasMetadata owned : List.of(account, role, binding)) {
+      assertThat(owned.getMetadata().getOwnerReferences())
+          .singleElement()
+          .satisfies(o -> assertThat(o.getUid()).isEqualTo(uid));
+    }
   }
 
   @Test
