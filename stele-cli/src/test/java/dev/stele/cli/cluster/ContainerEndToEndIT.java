@@ -486,8 +486,7 @@ class ContainerEndToEndIT {
     assertThat(pod.getAutomountServiceAccountToken()).isTrue();
     Path kubeconfig = dir.resolve("server-kubeconfig");
     ClusterFixture.writeKubeconfig(kubeconfig, "mock", server.url(), NS);
-    options.addAll(
-        List.of("-v", kubeconfig + ":/kube/config:ro", "-e", "KUBECONFIG=/kube/config"));
+    options.addAll(List.of("-v", kubeconfig + ":/kube/config:ro", "-e", "KUBECONFIG=/kube/config"));
     start("server", options, args);
 
     String repo = "https://127.0.0.1:" + port;
