@@ -2,6 +2,7 @@ package dev.stele.cli;
 
 import dev.stele.repo.Repository;
 import dev.stele.server.RepositoryServer;
+import dev.stele.server.RestoreRequests;
 import dev.stele.server.ServerOptions;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -104,7 +105,8 @@ final class ServerCommand extends SteleCommand {
               RepositoryServer.start(
                   repo,
                   ServerOptions.of(address, tlsCert, tlsKey, users, access, audit),
-                  events == null ? event -> {} : events)) {
+                  events == null ? event -> {} : events,
+                  events == null ? RestoreRequests.NONE : events.restoreRequests())) {
         Runtime.getRuntime().addShutdownHook(hook);
         out().println("fingerprint: " + server.fingerprint());
         out()
