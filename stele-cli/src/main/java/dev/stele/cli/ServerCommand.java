@@ -75,7 +75,8 @@ final class ServerCommand extends SteleCommand {
       paramLabel = "NAMESPACE/NAME",
       description =
           "The BackupStorageLocationServer this server runs for (set by the operator): refusals"
-              + " become Warning Events on it, one per user and reason per minute with a count.")
+              + " become Warning Events on it, one per user and reason per minute with a count;"
+              + " users' restore requests become PodVolumeRestores beside it.")
   @Nullable String resource;
 
   @Override
