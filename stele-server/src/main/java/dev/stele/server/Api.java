@@ -220,6 +220,8 @@ final class Api implements HttpHandler {
           expect(method, "POST");
           r.action = "restore-request";
           r.snapshot = s.get(3);
+          // Read whole before any refusal: a body left unread would reset the connection.
+          byte[] body = RestoreRequestApi.read(r.exchange.getRequestBody());
           sendJson(
               r,
               201,
@@ -228,7 +230,7 @@ final class Api implements HttpHandler {
                   new SnapshotBrowser(repo),
                   caller.user,
                   snapshot(caller, s.get(3)),
-                  r.exchange.getRequestBody()));
+                  body));
           return;
         }
         expect(method, "GET");

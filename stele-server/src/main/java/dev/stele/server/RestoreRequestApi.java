@@ -7,6 +7,7 @@ import dev.stele.snapshot.SnapshotBrowser;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.NoSuchFileException;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
@@ -31,17 +32,24 @@ final class RestoreRequestApi {
   /** The request's body. */
   record Body(@Nullable String path, @Nullable Boolean overwrite) {}
 
+  /** The request's body, up to 16 KiB; the rest is read and dropped. */
+  static byte[] read(InputStream in) throws IOException {
+    byte[] body = in.readNBytes(MAX_BODY);
+    in.transferTo(OutputStream.nullOutputStream());
+    return body;
+  }
+
   /** Checks the request and makes it; gives it as listed. */
   static RestoreRequests.Request create(
       RestoreRequests requests,
       SnapshotBrowser browser,
       String user,
       SnapshotCatalog.Entry snapshot,
-      InputStream in)
+      byte[] bytes)
       throws Refusal, IOException {
     Body body;
     try {
-      body = BODY.readValue(in.readNBytes(MAX_BODY), Body.class);
+      body = BODY.readValue(bytes, Body.class);
     } catch (IOException e) {
       throw new Refusal(400, "the body is {\"path\": \"/…\", \"overwrite\": false}");
     }

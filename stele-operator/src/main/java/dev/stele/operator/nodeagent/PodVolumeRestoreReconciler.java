@@ -184,7 +184,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
         new FileRestoreListener() {
           @Override
           public void planned(long files, long bytes) {
-            planned.set(bytes);
+            planned.addAndGet(bytes); // once per FileRestore: a request's paths add up
           }
 
           @Override
@@ -283,46 +283,26 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
       String from,
       Path dir)
       throws IOException {
-    long[] sums = new long[6]; // files, directories, bytes, damaged, kept; planned bytes
+    long files = 0;
+    long directories = 0;
+    long bytes = 0;
+    long damaged = 0;
+    long kept = 0;
     List<String> warnings = new ArrayList<>();
     for (String path : spec.paths) {
-      FileRestoreListener adding =
-          new FileRestoreListener() {
-            @Override
-            public void planned(long files, long bytes) {
-              sums[5] += bytes;
-              listener.planned(files, sums[5]);
-            }
-
-            @Override
-            public void bytesWritten(long bytes) {
-              listener.bytesWritten(bytes);
-            }
-
-            @Override
-            public void fileDone() {
-              listener.fileDone();
-            }
-
-            @Override
-            public void warning(String message) {
-              listener.warning(message);
-            }
-          };
-      FileRestore restore = new FileRestore(repo, threads, adding);
+      FileRestore restore = new FileRestore(repo, threads, listener);
       if (!Boolean.TRUE.equals(spec.overwrite)) {
         restore.keepExisting();
       }
       FileRestore.Result r = restore.runAt(snapshot, from, path, dir);
-      sums[0] += r.files();
-      sums[1] += r.directories();
-      sums[2] += r.bytes();
-      sums[3] += r.damaged();
-      sums[4] += r.kept();
+      files += r.files();
+      directories += r.directories();
+      bytes += r.bytes();
+      damaged += r.damaged();
+      kept += r.kept();
       warnings.addAll(r.warnings());
     }
-    return new FileRestore.Result(
-        sums[0], sums[1], sums[2], List.copyOf(warnings), sums[3], sums[4]);
+    return new FileRestore.Result(files, directories, bytes, List.copyOf(warnings), damaged, kept);
   }
 
   /** Who approved a user's request, or null while nobody has. */
