@@ -1,11 +1,9 @@
 package dev.stele.snapshot;
 
-import dev.stele.blob.BlobNotFoundException;
 import dev.stele.chunk.ChunkStream;
 import dev.stele.chunk.FastCdc;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
-import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Hosts;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
@@ -117,7 +115,7 @@ public final class FileBackup {
       ParentTree parentRoot =
           options.parent() == null
               ? null
-              : parentTreeOf(new SnapshotBrowser(repo).root(options.parent()));
+              : ParentTree.of(repo, new SnapshotBrowser(repo).root(options.parent()));
       Id root = walk(() -> writeSyntheticRoot(absolute, parentRoot));
       awaitSealing();
       SnapshotCatalog.Entry written =
@@ -189,7 +187,7 @@ public final class FileBackup {
         }
       } else {
         FileStat stat = FileStat.of(path);
-        Id sub = writeTrieLevel(child.getValue(), parentTreeOf(parentNode));
+        Id sub = writeTrieLevel(child.getValue(), ParentTree.of(repo, parentNode));
         nodes.add(stat.toNode(name, Node.Kind.DIRECTORY).withSubtree(sub));
       }
     }
@@ -226,7 +224,7 @@ public final class FileBackup {
     // Subdirectories are walked in parallel; the parent joins them in name order.
     return switch (kind) {
       case DIRECTORY ->
-          ForkJoinTask.adapt(() -> directory(path, node, parentTreeOf(parentNode))).fork();
+          ForkJoinTask.adapt(() -> directory(path, node, ParentTree.of(repo, parentNode))).fork();
       case SYMLINK -> node.withTarget(FileName.ofPath(Files.readSymbolicLink(path)));
       case FIFO, SOCKET, CHAR_DEVICE, BLOCK_DEVICE -> node;
       case FILE -> file(path, stat, node, parentNode);
@@ -417,26 +415,6 @@ public final class FileBackup {
       throw new IOException(t);
     }
   }
-
-  /**
-   * The parent snapshot's tree for a directory, or null if the parent had no such directory or its
-   * tree is lost (the parent is damaged: everything below is read again, which is how a backup of
-   * the same data heals it).
-   */
-  private ParentTree parentTreeOf(Node parentNode) throws IOException {
-    if (parentNode == null || !parentNode.isDirectory()) {
-      return null;
-    }
-    Id id = parentNode.subtree();
-    try {
-      return new ParentTree(id, Tree.decode(id, repo.readChunk(id)));
-    } catch (BlobNotFoundException | CorruptBlobException e) {
-      return null;
-    }
-  }
-
-  /** A directory's tree in the parent snapshot, with the id it is stored under. */
-  private record ParentTree(Id id, Tree tree) {}
 
   /** What went wrong, for a warning: the message, or the kind of failure when it has none. */
   private static String reason(IOException e) {

@@ -1,12 +1,10 @@
 package dev.stele.snapshot;
 
-import dev.stele.blob.BlobNotFoundException;
 import dev.stele.chunk.ChunkStream;
 import dev.stele.chunk.ChunkerParams;
 import dev.stele.chunk.FastCdc;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
-import dev.stele.repo.CorruptBlobException;
 import dev.stele.repo.Id;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -81,7 +79,8 @@ public final class SnapshotReceive {
     DataInputStream in = new DataInputStream(body);
     try (SnapshotWriter snapshot = SnapshotWriter.start(repo, 2, started, header.expires())) {
       writer = snapshot.chunks();
-      ParentTree parentRoot = parent == null ? null : treeOf(parents.root(parent.manifest()));
+      ParentTree parentRoot =
+          parent == null ? null : ParentTree.of(repo, parents.root(parent.manifest()));
       expect(in, UploadStream.DIRECTORY);
       UploadStream.readRoot(in);
       Id root = directory(in, "/", parentRoot, 0);
@@ -142,7 +141,7 @@ public final class SnapshotReceive {
               if (!node.isDirectory()) {
                 throw new UploadStream.Malformed("upload directory record for a non-directory");
               }
-              yield node.withSubtree(directory(in, at, treeOf(parentNode), depth + 1));
+              yield node.withSubtree(directory(in, at, ParentTree.of(repo, parentNode), depth + 1));
             }
             case UploadStream.FILE -> file(in, node, at);
             case UploadStream.UNCHANGED -> unchanged(node, parentNode, at);
@@ -248,22 +247,6 @@ public final class SnapshotReceive {
           "upload has record type " + (char) got + " where " + (char) tag + " belongs");
     }
   }
-
-  /** The parent's tree for a directory, or null: none, or lost (its files are then sent). */
-  private ParentTree treeOf(Node parentNode) throws IOException {
-    if (parentNode == null || !parentNode.isDirectory()) {
-      return null;
-    }
-    Id id = parentNode.subtree();
-    try {
-      return new ParentTree(id, Tree.decode(id, repo.readChunk(id)));
-    } catch (BlobNotFoundException | CorruptBlobException e) {
-      return null;
-    }
-  }
-
-  /** A directory's tree in the parent snapshot, with its id. */
-  private record ParentTree(Id id, Tree tree) {}
 
   /** A file's content pieces as one stream, ending at the zero-length piece. */
   private static final class Pieces extends InputStream {

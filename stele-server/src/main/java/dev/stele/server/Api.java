@@ -102,8 +102,10 @@ final class Api implements HttpHandler {
     @Nullable String snapshot;
     @Nullable String path;
     long bytes;
+    @Nullable String refusal;
     boolean answered;
     boolean authenticated;
+    boolean audited;
 
     Request(HttpExchange exchange) {
       this.exchange = exchange;
@@ -125,17 +127,17 @@ final class Api implements HttpHandler {
     Page.HEADERS.forEach((k, v) -> exchange.getResponseHeaders().set(k, v));
     if (exchange.getRequestURI().getRawPath().equals("/healthz")) {
       try (exchange) { // probes every few seconds: not audited
+        r.audited = true;
         send(r, 200, "text/plain; charset=utf-8", "ok\n".getBytes(StandardCharsets.UTF_8));
       }
       return;
     }
-    String refusal = null;
     boolean cut = false;
     try {
       route(r, RequestPath.segments(exchange.getRequestURI()));
     } catch (Refusal f) {
       String line = Objects.requireNonNullElse(f.getMessage(), "");
-      refusal = line;
+      r.refusal = line;
       String reason = RefusalEvents.reason(r.action, f.status, line);
       if (reason != null) {
         events.refused(reason, r.user, r.address, r.asked(), line);
@@ -145,7 +147,7 @@ final class Api implements HttpHandler {
         sendJson(r, f.status, Map.of("error", f.getMessage()));
       }
     } catch (IOException | RuntimeException e) {
-      refusal = "internal error: " + e.getMessage();
+      r.refusal = "internal error: " + e.getMessage();
       System.err.println("error: " + r.action + " " + r.path + ": " + e);
       if (!r.answered) {
         sendJson(r, 500, Map.of("error", "internal error (the server's log has it)"));
@@ -153,10 +155,10 @@ final class Api implements HttpHandler {
         cut = true;
       }
     }
-    // Written before the answer is closed, so that a client that has its answer finds the line.
+    // A streamed answer's line: written before the answer is closed, so that a client that has
+    // its whole answer finds the line.
     try {
-      audit.write(
-          clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, refusal);
+      audit(r);
     } finally {
       if (!cut) {
         exchange.close();
@@ -166,7 +168,16 @@ final class Api implements HttpHandler {
       // An answer under way cannot change its status. Closing the exchange would end its body
       // cleanly (a chunked zip's last chunk); thrown, the HTTP server drops the connection
       // instead, so the client sees the answer is incomplete.
-      throw new IOException("answer cut short: " + refusal);
+      throw new IOException("answer cut short: " + r.refusal);
+    }
+  }
+
+  /** Writes the request's audit line, once. */
+  private void audit(Request r) {
+    if (!r.audited) {
+      r.audited = true;
+      audit.write(
+          clock.instant(), r.user, r.address, r.action, r.snapshot, r.path, r.bytes, r.refusal);
     }
   }
 
@@ -520,7 +531,7 @@ final class Api implements HttpHandler {
     r.exchange.sendResponseHeaders(200, 0); // chunked: the length is known only at the end
     OutputStream body = body(r);
     r.bytes = form.write(repo, browser, dir.node(), body);
-    body.close(); // only once it is whole: on an error, handle cuts the connection instead
+    body.flush(); // handle closes it once the audit line is written, or cuts it on an error
   }
 
   private static String attachment(String name) {
@@ -616,18 +627,17 @@ final class Api implements HttpHandler {
     OutputStream out = body(r);
     JsonGenerator json = JSON.getFactory().createGenerator(out);
     body.write(json);
-    json.flush();
-    out.close();
+    json.flush(); // handle closes it once the audit line is written, or cuts it on an error
   }
 
   private void send(Request r, int status, String type, byte[] body) throws IOException {
     var headers = r.exchange.getResponseHeaders();
     headers.set("Content-Type", type);
     r.answered = true;
+    // The line first: all is known of a whole answer, and a client that has it finds the line.
+    audit(r);
     r.exchange.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-    try (OutputStream out = body(r)) {
-      out.write(body);
-    }
+    body(r).write(body);
   }
 
   /** The answer's body, paced at the user's download limit if the access file gives them one. */
