@@ -2,6 +2,7 @@ package dev.stele.cli;
 
 import dev.stele.repo.Repository;
 import dev.stele.server.RepositoryServer;
+import dev.stele.server.RestoreRequests;
 import dev.stele.server.ServerOptions;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -74,7 +75,8 @@ final class ServerCommand extends SteleCommand {
       paramLabel = "NAMESPACE/NAME",
       description =
           "The BackupStorageLocationServer this server runs for (set by the operator): refusals"
-              + " become Warning Events on it, one per user and reason per minute with a count.")
+              + " become Warning Events on it, one per user and reason per minute with a count;"
+              + " users' restore requests become PodVolumeRestores beside it.")
   @Nullable String resource;
 
   @Override
@@ -104,7 +106,8 @@ final class ServerCommand extends SteleCommand {
               RepositoryServer.start(
                   repo,
                   ServerOptions.of(address, tlsCert, tlsKey, users, access, audit),
-                  events == null ? event -> {} : events)) {
+                  events == null ? event -> {} : events,
+                  events == null ? RestoreRequests.NONE : events.restoreRequests())) {
         Runtime.getRuntime().addShutdownHook(hook);
         out().println("fingerprint: " + server.fingerprint());
         out()

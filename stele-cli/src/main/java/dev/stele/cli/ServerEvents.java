@@ -3,6 +3,7 @@ package dev.stele.cli;
 import dev.stele.k8s.api.BackupStorageLocationServer;
 import dev.stele.server.EventSink;
 import dev.stele.server.RefusalEvent;
+import dev.stele.server.RestoreRequests;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -103,6 +104,11 @@ final class ServerEvents implements EventSink, AutoCloseable {
     } catch (KubernetesClientException x) {
       throw new IOException("Event " + event.getMetadata().getName() + ": " + x.getMessage(), x);
     }
+  }
+
+  /** Users' restore requests, made as PodVolumeRestores beside this server's resource. */
+  RestoreRequests restoreRequests() {
+    return new PodVolumeRequests(client, on);
   }
 
   @Override

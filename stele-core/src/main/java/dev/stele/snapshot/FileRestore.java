@@ -61,6 +61,11 @@ public final class FileRestore {
 
   private long byteCount;
 
+  /** Whether an entry already in the target stays (a directory is still entered). */
+  private boolean keepExisting;
+
+  private long keptCount;
+
   /** A restore from {@code repo}, its index loaded. */
   public FileRestore(Repository repo, int threads, FileRestoreListener listener) {
     this.threads = threads;
@@ -85,9 +90,20 @@ public final class FileRestore {
    *
    * @param damaged files that were not restored because a chunk of theirs could not be read (each
    *     named by a warning); warnings without damage are entries refused or left incomplete
+   * @param kept entries not restored because the target had one there already ({@link
+   *     #keepExisting})
    */
   public record Result(
-      long files, long directories, long bytes, List<String> warnings, long damaged) {}
+      long files, long directories, long bytes, List<String> warnings, long damaged, long kept) {}
+
+  /**
+   * Leaves every entry already in the target as it is, instead of replacing it: only what is
+   * missing is restored (an existing directory is entered, as always). Returns this.
+   */
+  public FileRestore keepExisting() {
+    keepExisting = true;
+    return this;
+  }
 
   /**
    * Restores {@code path} of {@code snapshot} into {@code target}: a directory's contents go into
@@ -95,17 +111,61 @@ public final class FileRestore {
    */
   public Result run(SnapshotManifest snapshot, String path, Path targetDir) throws IOException {
     Node start = browser.find(snapshot, path);
+    return restore(
+        targetDir,
+        t -> {
+          if (start.isDirectory()) {
+            // The target stands for the directory restored, as the backup counted its source.
+            directoryCount++;
+            collectChildren(start, t);
+          } else {
+            collect(start, t);
+          }
+        });
+  }
+
+  /**
+   * Restores the entry at {@code path} below {@code from} of {@code snapshot} to the same place
+   * below {@code target}: {@code /a/b} of the snapshot's {@code from} becomes {@code target/a/b}.
+   * Directories on the way are made if missing and entered if there, never through a symbolic link
+   * (one on the way fails the restore); a path with {@code ..} or {@code .} is refused.
+   *
+   * @throws java.nio.file.NoSuchFileException if the snapshot has no such path
+   * @throws IllegalArgumentException if {@code path} names nothing below {@code from}
+   */
+  public Result runAt(SnapshotManifest snapshot, String from, String path, Path targetDir)
+      throws IOException {
+    List<String> names = new ArrayList<>();
+    for (String segment : path.split("/", -1)) {
+      if (segment.equals(".") || segment.equals("..")) {
+        throw new IllegalArgumentException(path + ": a path with . or .. is not restored");
+      }
+      if (!segment.isEmpty()) {
+        names.add(segment);
+      }
+    }
+    if (names.isEmpty()) {
+      return run(snapshot, from, targetDir);
+    }
+    List<Node> nodes = new ArrayList<>();
+    String at = from;
+    for (String name : names) {
+      at = at + "/" + name;
+      nodes.add(browser.find(snapshot, at));
+    }
+    return restore(targetDir, t -> collectAlong(nodes, t));
+  }
+
+  private interface Collect {
+    void into(TargetDir target) throws IOException;
+  }
+
+  private Result restore(Path targetDir, Collect collect) throws IOException {
     Files.createDirectories(targetDir);
     try (TargetDir t = TargetDir.openTarget(targetDir)) {
       target = t;
       root = Libc.isRoot();
-      if (start.isDirectory()) {
-        // The target stands for the directory restored, as the backup counted its source.
-        directoryCount++;
-        collectChildren(start, t);
-      } else {
-        collect(start, t);
-      }
+      collect.into(t);
       listener.planned(fileCount, byteCount);
       writeContents();
       finish(t);
@@ -115,7 +175,28 @@ public final class FileRestore {
         directoryCount,
         byteCount,
         List.copyOf(warnings),
-        damaged.get());
+        damaged.get(),
+        keptCount);
+  }
+
+  /** Makes or enters each directory of {@code nodes} but the last, then restores the last. */
+  private void collectAlong(List<Node> nodes, TargetDir dir) throws IOException {
+    Node node = nodes.get(0);
+    if (nodes.size() == 1) {
+      collect(node, dir);
+      return;
+    }
+    String shown = dir.shown(node.name());
+    byte[] name = Libc.cString(FileName.encode(FileName.requireOneElement(node.name())));
+    try {
+      Libc.mkdir(dir.fd(), name, shown);
+    } catch (FileAlreadyExistsException e) {
+      // Entered below without following a link: what is there must be a directory.
+    }
+    try (TargetDir child = dir.enterDirectory(name, shown, node)) {
+      directoryCount++;
+      collectAlong(nodes.subList(1, nodes.size()), child);
+    }
   }
 
   TargetDir target() {
@@ -245,6 +326,10 @@ public final class FileRestore {
    */
   private boolean makeRoom(TargetDir dir, byte[] name, String shown, Node node, Libc.Stat existing)
       throws IOException {
+    if (keepExisting && !(existing.isDirectory() && node.isDirectory())) {
+      keptCount++;
+      return false;
+    }
     if (existing.isDirectory() != node.isDirectory() && existing.type() != Libc.S_IFLNK) {
       warn(
           shown

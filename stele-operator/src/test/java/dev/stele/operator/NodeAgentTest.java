@@ -12,6 +12,7 @@ import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
 import dev.stele.k8s.api.SteleApi;
+import dev.stele.operator.kube.Operators;
 import dev.stele.operator.kube.Settings;
 import dev.stele.operator.nodeagent.NodeSettings;
 import dev.stele.operator.nodeagent.PodVolumeBackupReconciler;
@@ -24,6 +25,7 @@ import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
 import dev.stele.snapshot.SnapshotCatalog;
+import dev.stele.testing.Await;
 import dev.stele.testing.RandomTree;
 import dev.stele.testing.TreeAssert;
 import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
@@ -34,12 +36,16 @@ import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.javaoperatorsdk.operator.Operator;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
 import java.util.UUID;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -412,6 +418,102 @@ class NodeAgentTest {
     assertThat(restoresA.reconcile(pvr("web-restored-data"))).isNull();
     assertThat(restoresB.reconcile(pvr("web-restored-data"))).isNull();
     assertThat(pvr("web-restored-data").getMetadata().getResourceVersion()).isEqualTo(version);
+  }
+
+  /** A user's request through the repository server, as the server creates it. */
+  PodVolumeRestore userRequest(
+      String name, Pod pod, String snapshot, Boolean overwrite, String... paths) {
+    var spec = new PodVolumeRestoreSpec();
+    spec.pod = new PodRef(APP, pod.getMetadata().getName(), pod.getMetadata().getUid());
+    spec.volume = "data";
+    spec.repository = "default";
+    spec.snapshotID = snapshot;
+    spec.paths = List.of(paths);
+    spec.requestedBy = "alice";
+    spec.overwrite = overwrite;
+    var request = new PodVolumeRestore();
+    request.setMetadata(new ObjectMetaBuilder().withName(name).withNamespace(NS).build());
+    request.setSpec(spec);
+    return client.resource(request).create();
+  }
+
+  @Test
+  void aUsersRequestWaitsForApprovalThenRestoresOnlyItsPathKeepingWhatIsThere() throws IOException {
+    Pod pod = pod("web", "node-a", emptyDir("data"));
+    Path data = volumeDir(pod, "kubernetes.io~empty-dir", "data");
+    byte[] big = new byte[300_000];
+    new Random(5).nextBytes(big);
+    Files.createDirectories(data.resolve("keep/sub"));
+    Files.write(data.resolve("keep/sub/big.bin"), big);
+    Files.writeString(data.resolve("keep/a.txt"), "as backed up");
+    Files.writeString(data.resolve("other.txt"), "as backed up");
+    backupsA.reconcile(pvb("web-data", pod, "data", "node-a"));
+    String snapshot = pvb("web-data").getStatus().snapshotID;
+    assertThat(snapshot).isNotNull();
+    // Since the backup: a file lost, one changed in the path, one changed outside it.
+    Files.delete(data.resolve("keep/sub/big.bin"));
+    Files.writeString(data.resolve("keep/a.txt"), "mine");
+    Files.writeString(data.resolve("other.txt"), "changed");
+
+    Operator operator = Operators.create(client, false, NS, List.of(restoresA), null);
+    Operators.start(operator, client);
+    try {
+      userRequest("web-data-alice", pod, snapshot, null, "/keep");
+      Await.until(
+          "AwaitingApproval",
+          () -> pvr("web-data-alice"),
+          r -> r.getStatus() != null && r.getStatus().phase == PodVolumePhase.AWAITING_APPROVAL);
+      assertThat(pvr("web-data-alice").getStatus().message)
+          .isEqualTo(
+              "awaiting approval of alice's request: an admin sets the annotation"
+                  + " stele.dev/approved-by");
+      assertThat(data.resolve("keep/sub/big.bin")).doesNotExist();
+
+      // The admin approves, as kubectl annotate does: metadata only, the generation unchanged.
+      client
+          .resources(PodVolumeRestore.class)
+          .inNamespace(NS)
+          .withName("web-data-alice")
+          .edit(
+              r -> {
+                r.getMetadata().setAnnotations(Map.of(SteleApi.APPROVED_BY_ANNOTATION, "root"));
+                return r;
+              });
+      Await.until(
+          "Completed",
+          () -> pvr("web-data-alice"),
+          r -> r.getStatus() != null && r.getStatus().phase.isFinal());
+    } finally {
+      operator.stop();
+    }
+    PodVolumeStatus s = pvr("web-data-alice").getStatus();
+    assertThat(s.phase).as(s.message).isEqualTo(PodVolumePhase.COMPLETED);
+    assertThat(s.message)
+        .isEqualTo(
+            "/keep restored into "
+                + data
+                + " for alice, approved by root: 1 files, 300000 bytes; 1 already there kept");
+    assertThat(Files.readAllBytes(data.resolve("keep/sub/big.bin"))).isEqualTo(big);
+    assertThat(data.resolve("keep/a.txt")).hasContent("mine");
+    assertThat(data.resolve("other.txt")).hasContent("changed");
+    assertThat(data.resolve(".stele")).doesNotExist();
+
+    // With overwrite, the file there is replaced by the snapshot's.
+    PodVolumeRestore again = userRequest("web-data-again", pod, snapshot, true, "/keep/a.txt");
+    again.getMetadata().setAnnotations(Map.of(SteleApi.APPROVED_BY_ANNOTATION, "root"));
+    client.resource(again).update();
+    assertThat(restoresA.reconcile(pvr("web-data-again"))).isNull();
+    assertThat(pvr("web-data-again").getStatus().phase).isEqualTo(PodVolumePhase.COMPLETED);
+    assertThat(data.resolve("keep/a.txt")).hasContent("as backed up");
+
+    // A path that leaves the volume fails, approved or not, and writes nothing.
+    PodVolumeRestore out = userRequest("web-data-out", pod, snapshot, true, "/keep/../../x");
+    out.getMetadata().setAnnotations(Map.of(SteleApi.APPROVED_BY_ANNOTATION, "root"));
+    client.resource(out).update();
+    assertThat(restoresA.reconcile(pvr("web-data-out"))).isNull();
+    assertThat(pvr("web-data-out").getStatus().phase).isEqualTo(PodVolumePhase.FAILED);
+    assertThat(pvr("web-data-out").getStatus().message)
+        .isEqualTo("spec.paths: /keep/../../x is not an absolute path inside the volume");
   }
 
   @Test

@@ -58,6 +58,7 @@ final class Api implements HttpHandler {
   private final Audit audit;
   private final Bandwidth bandwidth;
   private final RefusalEvents events;
+  private final RestoreRequests restoreRequests;
   private final Clock clock;
 
   Api(
@@ -70,6 +71,7 @@ final class Api implements HttpHandler {
       Audit audit,
       Bandwidth bandwidth,
       RefusalEvents events,
+      RestoreRequests restoreRequests,
       Clock clock) {
     this.repo = repo;
     this.users = users;
@@ -81,6 +83,7 @@ final class Api implements HttpHandler {
     this.audit = audit;
     this.bandwidth = bandwidth;
     this.events = events;
+    this.restoreRequests = restoreRequests;
     this.clock = clock;
   }
 
@@ -224,6 +227,23 @@ final class Api implements HttpHandler {
           create(r, caller);
           return;
         }
+        if (s.size() == 5 && s.get(4).equals("restore-requests")) {
+          expect(method, "POST");
+          r.action = "restore-request";
+          r.snapshot = s.get(3);
+          // Read whole before any refusal: a body left unread would reset the connection.
+          byte[] body = RestoreRequestApi.read(r.exchange.getRequestBody());
+          sendJson(
+              r,
+              201,
+              RestoreRequestApi.create(
+                  restoreRequests,
+                  new SnapshotBrowser(repo),
+                  caller.user,
+                  snapshot(caller, s.get(3)),
+                  body));
+          return;
+        }
         expect(method, "GET");
         snapshots(r, caller, s);
       }
@@ -255,6 +275,10 @@ final class Api implements HttpHandler {
         String path = RequestPath.join(s, 3);
         r.path = path;
         sendJson(r, 200, History.answer(new SnapshotBrowser(repo), readable(caller), path));
+      }
+      case "restore-requests" -> {
+        expect(method, "GET");
+        sendJson(r, 200, restoreRequests.list(caller.user));
       }
       case "trees", "chunks" -> {
         expect(method, "GET");

@@ -65,14 +65,30 @@ public final class RepositoryServer implements Closeable {
    */
   public static RepositoryServer start(Repository repo, ServerOptions o, EventSink events)
       throws IOException {
-    return start(repo, o, events, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+    return start(repo, o, events, RestoreRequests.NONE);
   }
 
   /**
-   * As {@link #start(Repository, ServerOptions, EventSink)}, with limits paced by {@code pause}.
+   * Starts serving {@code repo}, with refusals as Events in {@code events} and users' requests to
+   * restore to a pod volume sent to {@code requests}.
+   */
+  public static RepositoryServer start(
+      Repository repo, ServerOptions o, EventSink events, RestoreRequests requests)
+      throws IOException {
+    return start(
+        repo, o, events, requests, d -> Thread.sleep(d.toMillis(), d.toNanosPart() % 1_000_000));
+  }
+
+  /**
+   * As {@link #start(Repository, ServerOptions, EventSink, RestoreRequests)}, with limits paced by
+   * {@code pause}.
    */
   static RepositoryServer start(
-      Repository repo, ServerOptions o, EventSink events, Bandwidth.Pause pause)
+      Repository repo,
+      ServerOptions o,
+      EventSink events,
+      RestoreRequests requests,
+      Bandwidth.Pause pause)
       throws IOException {
     RenewingKeys keys = new RenewingKeys(o.tlsCert(), o.tlsKey(), o.clock(), o.recheck());
     if (!Files.isDirectory(o.users())) {
@@ -92,6 +108,7 @@ public final class RepositoryServer implements Closeable {
             new Audit(o.audit()),
             new Bandwidth(o.clock(), pause),
             refusals,
+            requests,
             o.clock());
     // The JDK's server writes an answer's headers and its body apart: with Nagle's algorithm on,
     // the client's delayed ACK holds each small answer some 40 ms, and a restore walks its trees

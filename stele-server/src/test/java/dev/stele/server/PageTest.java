@@ -60,6 +60,8 @@ class PageTest {
   private Path downloads;
   private ChromeDriver browser;
   private String test;
+  private final List<RestoreRequests.Request> requests =
+      new java.util.concurrent.CopyOnWriteArrayList<>();
 
   @BeforeEach
   void setUp(TestInfo info) throws Exception {
@@ -96,6 +98,31 @@ class PageTest {
         {"rules": [{"users": ["alice"], "backups": ["alpha"]},
                    {"users": ["bob"], "namespaces": ["beta"]}]}
         """);
+    f.restoreRequests =
+        new RestoreRequests() {
+          @Override
+          public Request create(Ask a) {
+            Request r =
+                new Request(
+                    "req-" + requests.size(),
+                    a.snapshot(),
+                    a.namespace(),
+                    a.pod(),
+                    a.volume(),
+                    List.of(a.path()),
+                    a.overwrite(),
+                    a.user(),
+                    "AwaitingApproval",
+                    "awaiting approval of " + a.user() + "'s request");
+            requests.add(r);
+            return r;
+          }
+
+          @Override
+          public List<Request> list(String user) {
+            return requests.stream().filter(r -> r.requestedBy().equals(user)).toList();
+          }
+        };
     f.start();
     downloads = Files.createDirectories(tmp.resolve("downloads"));
     browser = chromium(tmp.resolve("chromium-profile"));
@@ -315,6 +342,44 @@ class PageTest {
     screenshot("3-history");
     browser.findElement(By.linkText("Version 1")).click();
     assertThat(downloaded("a.txt")).isEqualTo("alpha secret".getBytes(UTF_8));
+  }
+
+  @Test
+  void aUserAsksForAFileBackInItsPodVolumeAndSeesTheRequestAwaitApproval() throws Exception {
+    logIn("bob", "bob-password-2");
+    assertThat(browser.findElement(By.id("requests")).isDisplayed()).isFalse();
+    browser.findElement(By.linkText("beta/db — volume data")).click();
+    visible(By.cssSelector("#entries button[aria-label='Restore /b.txt to volume data of db']"))
+        .click();
+    new WebDriverWait(browser, WAIT).until(ExpectedConditions.alertIsPresent()).accept();
+    new WebDriverWait(browser, WAIT)
+        .until(
+            ExpectedConditions.textToBePresentInElementLocated(
+                By.id("message"), "Restore request req-0 sent"));
+    assertThat(requests)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.snapshot()).isEqualTo(beta.id().hex());
+              assertThat(r.paths()).containsExactly("/b.txt");
+              assertThat(r.overwrite()).isFalse();
+              assertThat(r.requestedBy()).isEqualTo("bob");
+            });
+    screenshot("1-requested");
+
+    browser.findElement(By.linkText("Snapshots")).click();
+    visible(By.id("requests"));
+    assertThat(browser.findElement(By.id("requests-entries")).getText())
+        .isEqualTo(
+            "/b.txt beta/db — volume data AwaitingApproval awaiting approval of bob's request");
+    screenshot("2-requests");
+    // A backup's manifest snapshot has no such button.
+    browser.findElement(By.id("logout")).click();
+    visible(By.id("login-user"));
+    logIn("alice", "alice-password-1");
+    browser.findElement(By.linkText("Backup manifest")).click();
+    visible(By.linkText("big.bin"));
+    assertThat(browser.findElements(By.cssSelector("#entries button"))).isEmpty();
   }
 
   @Test

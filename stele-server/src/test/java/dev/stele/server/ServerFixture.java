@@ -64,6 +64,9 @@ final class ServerFixture implements AutoCloseable {
 
   final List<RefusalEvent> events = new java.util.concurrent.CopyOnWriteArrayList<>();
 
+  /** Where users' restore requests go; a test may set its own before {@link #start()}. */
+  RestoreRequests restoreRequests = RestoreRequests.NONE;
+
   private final HttpClient http;
   private final X509Certificate cert;
   private RepositoryServer server;
@@ -172,6 +175,7 @@ final class ServerFixture implements AutoCloseable {
                 .withClock(clock)
                 .withRecheck(Duration.ZERO),
             events::add,
+            restoreRequests,
             d -> {
               pauses.add(d);
               clock.advance(d);

@@ -1,6 +1,7 @@
 package dev.stele.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.ChunkWriter;
@@ -225,6 +226,69 @@ class RestoreTargetTest {
 
     assertThat(target.resolve("f")).hasContent("new");
     assertThat(result.warnings()).isEmpty();
+  }
+
+  @Test
+  void withKeepExistingAFileAlreadyThereStaysAndWhatIsMissingIsRestored() throws IOException {
+    Files.writeString(target.resolve("f"), "mine");
+    Files.createSymbolicLink(target.resolve("l"), outside.resolve("f"));
+
+    FileRestore.Result result =
+        new FileRestore(reopen(), 2, FileRestoreListener.NONE)
+            .keepExisting()
+            .run(
+                snapshot(file("f", "snapshot"), file("l", "snapshot"), file("g", "new")),
+                "/",
+                target);
+
+    assertThat(target.resolve("f")).hasContent("mine");
+    assertThat(Files.isSymbolicLink(target.resolve("l"))).isTrue();
+    assertThat(outside.resolve("f")).hasContent("outside, keep me");
+    assertThat(target.resolve("g")).hasContent("new");
+    assertThat(result.kept()).isEqualTo(2);
+    assertThat(result.warnings()).isEmpty();
+  }
+
+  // --- one path to its own place ---
+
+  @Test
+  void aPathIsRestoredToTheSamePlaceBelowTheTargetAndNothingElseIs() throws IOException {
+    SnapshotManifest snapshot =
+        snapshot(
+            dir("vol", dir("a", dir("b", file("f", "restored")), file("other", "not asked"))),
+            file("top", "not asked"));
+    Files.createDirectories(target.resolve("a"));
+    Files.writeString(target.resolve("a/mine"), "mine");
+
+    FileRestore.Result result =
+        new FileRestore(reopen(), 2, FileRestoreListener.NONE)
+            .runAt(snapshot, "/vol", "/a/b", target);
+
+    assertThat(target.resolve("a/b/f")).hasContent("restored");
+    assertThat(target.resolve("a/mine")).hasContent("mine");
+    assertThat(target.resolve("a/other")).doesNotExist();
+    assertThat(target.resolve("top")).doesNotExist();
+    assertThat(result.files()).isEqualTo(1);
+
+    new FileRestore(reopen(), 2, FileRestoreListener.NONE)
+        .runAt(snapshot, "/vol", "/a/other", target);
+    assertThat(target.resolve("a/other")).hasContent("not asked");
+  }
+
+  @Test
+  void aPathThroughASymlinkInTheTargetFailsAndWritesNothingOutside() throws IOException {
+    Map<String, String> before = contents(outside);
+    Files.createSymbolicLink(target.resolve("a"), outside.resolve("dir"));
+    SnapshotManifest snapshot = snapshot(dir("a", file("f", "restored"), file("g", "new")));
+    FileRestore restore = new FileRestore(reopen(), 2, FileRestoreListener.NONE);
+
+    assertThatThrownBy(() -> restore.runAt(snapshot, "/", "/a/g", target))
+        .isInstanceOf(IOException.class);
+    assertThat(contents(outside)).isEqualTo(before);
+    assertThatThrownBy(() -> restore.runAt(snapshot, "/", "/a/../a/g", target))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("/a/../a/g: a path with . or .. is not restored");
+    assertThat(contents(outside)).isEqualTo(before);
   }
 
   // --- damage ---

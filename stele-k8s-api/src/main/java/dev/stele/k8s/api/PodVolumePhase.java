@@ -6,6 +6,7 @@ import java.util.Optional;
 /** The phases of a {@link PodVolumeBackup} or a {@link PodVolumeRestore}, set by the node agent. */
 public enum PodVolumePhase {
   NEW("New"),
+  AWAITING_APPROVAL("AwaitingApproval"),
   IN_PROGRESS("InProgress"),
   COMPLETED("Completed"),
   FAILED("Failed");

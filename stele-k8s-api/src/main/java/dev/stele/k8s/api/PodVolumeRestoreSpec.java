@@ -3,6 +3,7 @@ package dev.stele.k8s.api;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyDescription;
 import io.fabric8.generator.annotation.ValidationRule;
+import java.util.List;
 
 /** Which snapshot fills which volume of which restored pod. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
@@ -23,4 +24,17 @@ public class PodVolumeRestoreSpec {
   public String restoreName;
 
   public String restoreUID;
+
+  @JsonPropertyDescription(
+      "For a request by requestedBy: the paths inside the volume to restore, each to its own"
+          + " place in the live volume (a Restore's request restores all of the volume)")
+  public List<String> paths;
+
+  @JsonPropertyDescription(
+      "The repository server's user who asked for this restore; set, the request waits until an"
+          + " admin sets the annotation stele.dev/approved-by")
+  public String requestedBy;
+
+  @JsonPropertyDescription("Whether files already in the volume are replaced (default: kept)")
+  public Boolean overwrite;
 }

@@ -7,7 +7,9 @@ import org.jspecify.annotations.Nullable;
 /** Progress of a {@link PodVolumeBackup} or {@link PodVolumeRestore}, written by the node agent. */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public class PodVolumeStatus implements PhasedStatus<PodVolumePhase> {
-  @JsonPropertyDescription("New, InProgress, then Completed or Failed")
+  @JsonPropertyDescription(
+      "New (or AwaitingApproval, for a request by a server user), InProgress, then Completed or"
+          + " Failed")
   public PodVolumePhase phase;
 
   @Override

@@ -47,6 +47,12 @@ public final class SteleApi {
    */
   public static final String SYNCED_FROM_ANNOTATION = GROUP + "/synced-from";
 
+  /**
+   * Annotation on a PodVolumeRestore that a user asked for through the repository server ({@code
+   * spec.requestedBy}): the admin who approved it. Until it is set, the node agent writes nothing.
+   */
+  public static final String APPROVED_BY_ANNOTATION = GROUP + "/approved-by";
+
   /** Pod annotations choosing volumes to back up (comma-separated names), Stele's and Velero's. */
   public static final String BACKUP_VOLUMES_ANNOTATION = GROUP + "/backup-volumes";
 

@@ -1,5 +1,6 @@
 package dev.stele.operator.nodeagent;
 
+import static dev.stele.k8s.api.PodVolumePhase.AWAITING_APPROVAL;
 import static dev.stele.k8s.api.PodVolumePhase.COMPLETED;
 import static dev.stele.k8s.api.PodVolumePhase.FAILED;
 import static dev.stele.k8s.api.PodVolumePhase.IN_PROGRESS;
@@ -12,6 +13,7 @@ import dev.stele.k8s.api.PodVolumePhase;
 import dev.stele.k8s.api.PodVolumeRestore;
 import dev.stele.k8s.api.PodVolumeRestoreSpec;
 import dev.stele.k8s.api.PodVolumeStatus;
+import dev.stele.k8s.api.SteleApi;
 import dev.stele.operator.kube.Events;
 import dev.stele.operator.kube.Pass;
 import dev.stele.operator.kube.Settings;
@@ -49,8 +51,15 @@ import org.slf4j.LoggerFactory;
  * that did not write every byte it planned fails, and leaves no marker. A request found InProgress
  * was left by an agent that stopped: if its marker exists it completes, otherwise it restores again
  * (restoring replaces files, so a second run is harmless).
+ *
+ * <p>A request a user made through the repository server ({@code spec.requestedBy}) restores only
+ * its {@code spec.paths}, each to its own place in the pod's live volume, keeping files already
+ * there unless {@code spec.overwrite}, and writes no marker. Nothing happens until an admin has set
+ * the annotation {@link SteleApi#APPROVED_BY_ANNOTATION}: it waits in phase AwaitingApproval. An
+ * annotation does not change {@code metadata.generation}, so this controller sees every change, not
+ * only the spec's, to hear of the approval.
  */
-@ControllerConfiguration(name = "podvolumerestore")
+@ControllerConfiguration(name = "podvolumerestore", generationAwareEventProcessing = false)
 public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolumeRestore> {
   private static final Logger LOG = LoggerFactory.getLogger(PodVolumeRestoreReconciler.class);
 
@@ -64,6 +73,17 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
     PodVolumeRestoreSpec spec = pvr.getSpec();
     if (spec == null || spec.pod == null || blank(spec.pod.namespace) || blank(spec.pod.name)) {
       return waitFor(pass, "spec.pod needs a namespace and a name", FAILED);
+    }
+    if (spec.requestedBy != null && approver(pvr) == null) {
+      // Heard of through the watch once annotated: no poll while an admin decides.
+      waitFor(
+          pass,
+          "awaiting approval of "
+              + spec.requestedBy
+              + "'s request: an admin sets the annotation "
+              + SteleApi.APPROVED_BY_ANNOTATION,
+          AWAITING_APPROVAL);
+      return null;
     }
     String podName = spec.pod.namespace + "/" + spec.pod.name;
     Pod pod = client.pods().inNamespace(spec.pod.namespace).withName(spec.pod.name).get();
@@ -110,7 +130,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
       }
       return waitFor(pass, "waiting: " + e.getMessage(), NEW);
     }
-    if (Files.exists(VolumeFiles.marker(dir, spec.restoreUID))) {
+    if (spec.requestedBy == null && Files.exists(VolumeFiles.marker(dir, spec.restoreUID))) {
       status.write(s -> s.path = dir.toString());
       return finish(
           status,
@@ -164,7 +184,7 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
         new FileRestoreListener() {
           @Override
           public void planned(long files, long bytes) {
-            planned.set(bytes);
+            planned.addAndGet(bytes); // once per FileRestore: a request's paths add up
           }
 
           @Override
@@ -187,7 +207,10 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
             node.progress(),
             written::get,
             d -> status.write(s -> s.bytesDone = d))) {
-      result = new FileRestore(repo, threads, listener).run(snapshot, from, dir);
+      result =
+          spec.requestedBy == null
+              ? new FileRestore(repo, threads, listener).run(snapshot, from, dir)
+              : restorePaths(spec, repo, threads, listener, snapshot, from, dir);
     } catch (IOException | RuntimeException e) {
       LOG.warn("restoring into {} failed", dir, e);
       return finish(status, FAILED, "restoring into " + dir + ": " + e.getMessage());
@@ -209,6 +232,25 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
               + ": "
               + first(result.warnings()));
     }
+    if (spec.requestedBy != null) {
+      return finish(
+          status,
+          COMPLETED,
+          String.join(", ", spec.paths)
+              + " restored into "
+              + dir
+              + " for "
+              + spec.requestedBy
+              + ", approved by "
+              + approver(status.resource())
+              + ": "
+              + result.files()
+              + " files, "
+              + result.bytes()
+              + " bytes"
+              + (result.kept() == 0 ? "" : "; " + result.kept() + " already there kept")
+              + (result.warnings().isEmpty() ? "" : "; warnings: " + first(result.warnings())));
+    }
     Path marker;
     try {
       marker = VolumeFiles.writeMarker(dir, spec.restoreUID, spec.snapshotID);
@@ -226,6 +268,48 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
             + "; marker "
             + marker
             + (result.warnings().isEmpty() ? "" : "; warnings: " + first(result.warnings())));
+  }
+
+  /**
+   * Restores each of the request's paths to its own place in {@code dir}, keeping what is there
+   * unless it says overwrite; the results added up.
+   */
+  private static FileRestore.Result restorePaths(
+      PodVolumeRestoreSpec spec,
+      Repository repo,
+      int threads,
+      FileRestoreListener listener,
+      SnapshotManifest snapshot,
+      String from,
+      Path dir)
+      throws IOException {
+    long files = 0;
+    long directories = 0;
+    long bytes = 0;
+    long damaged = 0;
+    long kept = 0;
+    List<String> warnings = new ArrayList<>();
+    for (String path : spec.paths) {
+      FileRestore restore = new FileRestore(repo, threads, listener);
+      if (!Boolean.TRUE.equals(spec.overwrite)) {
+        restore.keepExisting();
+      }
+      FileRestore.Result r = restore.runAt(snapshot, from, path, dir);
+      files += r.files();
+      directories += r.directories();
+      bytes += r.bytes();
+      damaged += r.damaged();
+      kept += r.kept();
+      warnings.addAll(r.warnings());
+    }
+    return new FileRestore.Result(files, directories, bytes, List.copyOf(warnings), damaged, kept);
+  }
+
+  /** Who approved a user's request, or null while nobody has. */
+  private static String approver(PodVolumeRestore pvr) {
+    var annotations = pvr.getMetadata().getAnnotations();
+    String by = annotations == null ? null : annotations.get(SteleApi.APPROVED_BY_ANNOTATION);
+    return blank(by) ? null : by;
   }
 
   /**
@@ -269,8 +353,16 @@ public final class PodVolumeRestoreReconciler extends RequestReconciler<PodVolum
     if (spec.snapshotID.length() != 64 || !spec.snapshotID.matches("[0-9a-f]+")) {
       return "spec.snapshotID " + spec.snapshotID + " is not a snapshot id (64 hex digits)";
     }
-    if (blank(spec.restoreUID)) {
-      return "spec.restoreUID is empty";
+    if (spec.requestedBy == null) {
+      return blank(spec.restoreUID) ? "spec.restoreUID is empty" : null;
+    }
+    if (spec.paths == null || spec.paths.isEmpty()) {
+      return "spec.paths is empty: a request by " + spec.requestedBy + " names what to restore";
+    }
+    for (String path : spec.paths) {
+      if (!path.startsWith("/") || ("/" + path + "/").contains("/../")) {
+        return "spec.paths: " + path + " is not an absolute path inside the volume";
+      }
     }
     return null;
   }

@@ -14,9 +14,10 @@ import java.util.List;
  * The server's identity in the cluster: the ServiceAccount {@code <name>} its pods run as, and the
  * Role and RoleBinding {@code <name>} granting exactly what the server does with the API server
  * (docs/server-admin.md): read its own {@code BackupStorageLocationServer}, whose uid its Events
- * name, and create and patch the Events it records for refusals. Nothing else: not the repository's
- * Secrets (mounted), not the users Secret, not any other resource. All owned by the server, so that
- * the garbage collector removes them with it.
+ * name, create and patch the Events it records for refusals, and create and read back the
+ * PodVolumeRestores its users ask for (never patch them: it cannot approve one). Nothing else: not
+ * the repository's Secrets (mounted), not the users Secret, not any other resource. All owned by
+ * the server, so that the garbage collector removes them with it.
  */
 final class ServerAccount {
   private final Workload workload;
@@ -47,6 +48,13 @@ final class ServerAccount {
                     .withApiGroups("")
                     .withResources("events")
                     .withVerbs("create", "patch")
+                    .build(),
+                // Users' restore requests: made and read back, never changed, so that the server
+                // cannot approve one (an approval is an annotation: patch or update).
+                new PolicyRuleBuilder()
+                    .withApiGroups("stele.dev")
+                    .withResources("podvolumerestores")
+                    .withVerbs("create", "get", "list")
                     .build())
             .build();
     RoleBinding binding =

@@ -240,7 +240,8 @@ class ServerReconcilerTest {
                     + r.getVerbs())
         .containsExactly(
             "[stele.dev] [backupstoragelocationservers] [files] [get]",
-            "[] [events] [] [create, patch]");
+            "[] [events] [] [create, patch]",
+            "[stele.dev] [podvolumerestores] [] [create, get, list]");
     var binding = client.rbac().roleBindings().inNamespace(NS).withName("files").get();
     assertThat(binding.getRoleRef().getKind()).isEqualTo("Role");
     assertThat(binding.getRoleRef().getName()).isEqualTo("files");

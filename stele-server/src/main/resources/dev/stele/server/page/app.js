@@ -1,7 +1,8 @@
 // Stele's page: logs in with the server's API, lists the user's snapshots, browses and
 // downloads. Plain DOM, text only (never innerHTML), state in the URL's fragment:
 // #/<snapshot id>/<path segments, percent-encoded>. The session is the server's HttpOnly
-// cookie; the CSRF token it gives is sent with the one change the page makes, logging out.
+// cookie; the CSRF token it gives is sent with each change the page makes: logging out and
+// asking for a restore to a pod volume.
 "use strict";
 
 const api = "/api/v1";
@@ -125,7 +126,55 @@ async function listSnapshots() {
   }
   $("snapshots-empty").hidden = list.length > 0;
   fillCompare(list);
+  await listRestoreRequests();
   show("snapshots");
+}
+
+// ---- restore to a pod volume: asked for here, approved by an admin in the cluster
+
+async function listRestoreRequests() {
+  const requests = await call("/restore-requests");
+  const body = $("requests-entries");
+  body.replaceChildren();
+  for (const q of requests) {
+    const tr = el("tr");
+    tr.append(el("td", q.paths.join(", ")));
+    tr.append(el("td", q.namespace + "/" + q.pod + " — volume " + q.volume));
+    tr.append(el("td", q.phase));
+    tr.append(el("td", q.message));
+    body.append(tr);
+  }
+  $("requests").hidden = requests.length === 0;
+}
+
+// A button asking for `path` (a path of the snapshot) back in the pod's volume, for a pod
+// volume's snapshot; null for any other.
+function restoreButton(snapshot, path) {
+  if (!snapshot.pod || !snapshot.volume || snapshot.paths.length !== 1) return null;
+  const root = snapshot.paths[0];
+  if (path !== root && !path.startsWith(root + "/")) return null;
+  const inside = path === root ? "/" : path.slice(root.length);
+  const name = inside === "/" ? "the whole volume" : inside;
+  const button = el("button", "Restore to its volume", {
+    type: "button",
+    "aria-label": "Restore " + name + " to volume " + snapshot.volume + " of " + snapshot.pod,
+  });
+  button.addEventListener("click", async () => {
+    const to = snapshot.namespace + "/" + snapshot.pod + ", volume " + snapshot.volume;
+    if (!confirm("Ask for " + name + " to be restored into " + to +
+        "? Files already there are kept; an admin approves the request first.")) return;
+    try {
+      const q = await call("/snapshots/" + snapshot.id + "/restore-requests", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+        body: JSON.stringify({ path: inside, overwrite: false }),
+      });
+      say("Restore request " + q.name + " sent: it waits for an admin's approval.");
+    } catch (e) {
+      say(e.message);
+    }
+  });
+  return button;
 }
 
 function size(n) {
@@ -144,6 +193,7 @@ function archiveLinks(id, path) {
 
 async function browse(id, path) {
   const entries = await call("/snapshots/" + encodeURIComponent(id) + "/ls/" + encodePath(path));
+  const snapshot = await call("/snapshots/" + encodeURIComponent(id));
   const crumbs = $("crumbs");
   crumbs.replaceChildren();
   const all = el("li");
@@ -180,6 +230,10 @@ async function browse(id, path) {
     tr.append(name);
     tr.append(el("td", e.type === "file" ? size(e.size) : "", { class: "size" }));
     tr.append(el("td", new Date(e.mtime).toLocaleString()));
+    const restore = el("td");
+    const button = e.type === "file" || e.type === "directory" ? restoreButton(snapshot, e.path) : null;
+    if (button) restore.append(button);
+    tr.append(restore);
     body.append(tr);
   }
   $("browser-title").textContent = "Files in " + (path || "/");
