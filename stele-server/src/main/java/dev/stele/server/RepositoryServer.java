@@ -56,21 +56,13 @@ public final class RepositoryServer implements Closeable {
    * checked first, so that a mistake in any stops the start with its one line.
    */
   public static RepositoryServer start(Repository repo, ServerOptions o) throws IOException {
-    return start(repo, o, event -> {});
+    return start(repo, o, event -> {}, RestoreRequests.NONE);
   }
 
   /**
-   * Starts serving {@code repo}, with the refusals recorded as Warning Events in {@code events}
-   * (aggregated: one per user and reason per minute, with a count).
-   */
-  public static RepositoryServer start(Repository repo, ServerOptions o, EventSink events)
-      throws IOException {
-    return start(repo, o, events, RestoreRequests.NONE);
-  }
-
-  /**
-   * Starts serving {@code repo}, with refusals as Events in {@code events} and users' requests to
-   * restore to a pod volume sent to {@code requests}.
+   * Starts serving {@code repo}, with refusals as Warning Events in {@code events} (one per user
+   * and reason per minute, with a count) and users' requests to restore to a pod volume sent to
+   * {@code requests}.
    */
   public static RepositoryServer start(
       Repository repo, ServerOptions o, EventSink events, RestoreRequests requests)
