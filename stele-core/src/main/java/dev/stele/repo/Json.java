@@ -1,8 +1,9 @@
 package dev.stele.repo;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
@@ -35,33 +36,49 @@ public final class Json {
 
   /**
    * Reads a JSON blob with a {@code version} field, checking the version before the rest, so that a
-   * blob from a newer Stele gets a clear error even if its fields no longer map.
+   * blob from a newer Stele gets a clear error even if its fields no longer map. The version is
+   * found by a streaming pass that stops at it (it comes first in every blob Stele writes), and the
+   * blob is then bound in one pass, without an intermediate tree.
    *
    * @throws CorruptBlobException if it is not JSON, or {@code version} is missing or below 1
    * @throws UnsupportedVersionException if {@code version} is above {@code supported}
    */
   public static <T> T readVersioned(String blob, byte[] json, Class<T> type, int supported)
       throws IOException {
-    JsonNode tree;
-    try {
-      tree = MAPPER.readTree(json);
-    } catch (IOException e) {
-      throw new CorruptBlobException(blob, "not JSON", e);
+    int version = version(blob, json);
+    if (version < 1) {
+      throw new CorruptBlobException(blob, "invalid version " + version);
     }
-    JsonNode version = tree == null ? null : tree.get("version");
-    if (version == null || !version.canConvertToInt()) {
-      throw new CorruptBlobException(blob, "no version field");
-    }
-    if (version.intValue() < 1) {
-      throw new CorruptBlobException(blob, "invalid version " + version.intValue());
-    }
-    if (version.intValue() > supported) {
-      throw new UnsupportedVersionException(blob, version.intValue(), supported);
+    if (version > supported) {
+      throw new UnsupportedVersionException(blob, version, supported);
     }
     try {
-      return MAPPER.treeToValue(tree, type);
+      return MAPPER.readValue(json, type);
     } catch (IOException | IllegalArgumentException e) {
       throw new CorruptBlobException(blob, "malformed " + type.getSimpleName(), e);
     }
+  }
+
+  /** The top-level {@code version} of a JSON object, read without reading the rest. */
+  private static int version(String blob, byte[] json) throws CorruptBlobException {
+    try (JsonParser parser = MAPPER.getFactory().createParser(json)) {
+      if (parser.nextToken() == JsonToken.START_OBJECT) {
+        while (parser.nextToken() == JsonToken.FIELD_NAME) {
+          boolean isVersion = parser.currentName().equals("version");
+          JsonToken value = parser.nextToken();
+          if (isVersion) {
+            if (value == JsonToken.VALUE_NUMBER_INT
+                && parser.getNumberType() == JsonParser.NumberType.INT) {
+              return parser.getIntValue();
+            }
+            break;
+          }
+          parser.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      throw new CorruptBlobException(blob, "not JSON", e);
+    }
+    throw new CorruptBlobException(blob, "no version field");
   }
 }

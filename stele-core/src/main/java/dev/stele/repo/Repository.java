@@ -20,7 +20,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
@@ -31,7 +30,6 @@ import org.slf4j.LoggerFactory;
  * <p>Concurrency: safe for use by many threads; the index is loaded once and then only grows.
  */
 public final class Repository implements Closeable {
-  private static final Logger LOG = LoggerFactory.getLogger(Repository.class);
   private static final SecureRandom RANDOM = new SecureRandom();
 
   private final BlobStore store;
@@ -206,7 +204,9 @@ public final class Repository implements Closeable {
     if (listener != null) {
       listener.accept(warning);
     } else {
-      LOG.warn(warning);
+      // looked up here, not in a static field: the first look-up starts the logging system, which
+      // a command that never warns should not pay for at start
+      LoggerFactory.getLogger(Repository.class).warn(warning);
     }
   }
 
