@@ -137,7 +137,14 @@ class FormatChecksTest {
         .hasMessageContaining(name)
         .hasMessageContaining("version 2")
         .hasMessageContaining("newer Stele");
-    for (String json : List.of("{\"version\":0}", "{}", "{\"version\":\"one\"}", "[1]", "nope")) {
+    for (String json :
+        List.of(
+            "{\"version\":0}",
+            "{}",
+            "{\"version\":\"one\"}",
+            "{\"a\":{\"version\":1}}",
+            "[1]",
+            "nope")) {
       assertThatThrownBy(
               () -> Json.readVersioned(name, json.getBytes(StandardCharsets.UTF_8), Map.class, 1))
           .as(json)
@@ -148,5 +155,13 @@ class FormatChecksTest {
         Json.readVersioned(
             name, "{\"version\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8), Map.class, 1);
     assertThat(read.get("a")).isEqualTo(2);
+    // The version need not come first; a nested "version" is not the blob's.
+    Map<?, ?> later =
+        Json.readVersioned(
+            name,
+            "{\"a\":{\"version\":9},\"b\":[{}],\"version\":1}".getBytes(StandardCharsets.UTF_8),
+            Map.class,
+            1);
+    assertThat(later.get("version")).isEqualTo(1);
   }
 }
