@@ -4,6 +4,8 @@ import dev.stele.blob.Retention;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -29,7 +31,8 @@ final class KnownRetention {
   static final Duration MARGIN = Duration.ofHours(1);
   static final Duration MAX_AGE = Duration.ofHours(1);
 
-  private record Entry(@Nullable String versionId, @Nullable Retention retention, Instant read) {}
+  /** One blob's facts: its original version, and the retention last read of it, at {@code read}. */
+  record Entry(@Nullable String versionId, @Nullable Retention retention, Instant read) {}
 
   private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
   private final Clock clock;
@@ -76,5 +79,33 @@ final class KnownRetention {
 
   void forget(String name) {
     entries.remove(name);
+  }
+
+  /**
+   * Takes what an earlier process recorded ({@link RetentionFile}), keeping what this one knows
+   * already. An entry read longer than {@link #MAX_AGE} ago, or after now (a clock set back), is
+   * dropped: it is trusted by exactly the rule above, never longer.
+   */
+  void adopt(Map<String, Entry> saved) {
+    Instant now = clock.instant();
+    saved.forEach(
+        (name, e) -> {
+          if (!e.read().isAfter(now) && !e.read().plus(MAX_AGE).isBefore(now)) {
+            entries.putIfAbsent(name, e);
+          }
+        });
+  }
+
+  /** Every entry not older than {@link #MAX_AGE}, for {@link RetentionFile} to save. */
+  Map<String, Entry> current() {
+    Instant now = clock.instant();
+    Map<String, Entry> result = new TreeMap<>();
+    entries.forEach(
+        (name, e) -> {
+          if (!e.read().plus(MAX_AGE).isBefore(now)) {
+            result.put(name, e);
+          }
+        });
+    return result;
   }
 }
