@@ -33,6 +33,7 @@ class RetentionFileTest {
     KnownRetention known = new KnownRetention(Clock.fixed(T0, ZoneOffset.UTC));
     known.remember("packs/a", "v1", DAY);
     known.rememberVersion("packs/b", "v2");
+    known.remember("packs/c", "v3", Retention.NONE);
     new RetentionFile(file(), KEY, WHERE).save(known.current());
   }
 
@@ -51,6 +52,9 @@ class RetentionFileTest {
     assertThat(soon.versionId("packs/a")).isEqualTo("v1");
     assertThat(soon.versionId("packs/b")).isEqualTo("v2");
     assertThat(soon.trusted("packs/b")).as("a version alone says nothing of retention").isNull();
+    assertThat(soon.versionId("packs/c")).isEqualTo("v3");
+    assertThat(soon.recent("packs/c")).isEqualTo(Retention.NONE);
+    assertThat(soon.trusted("packs/c")).isNull();
 
     KnownRetention late = laterProcess(file(), Duration.ofMinutes(61), KEY, WHERE);
     assertThat(late.trusted("packs/a")).as("read more than an hour ago").isNull();
