@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * for the server's clock, which decides when a version stops being retained and may be deleted:
  * SigV4 refuses requests whose clock is more than 15 minutes off, so an hour is four times the
  * worst skew any request that worked can have had. The age bound limits what a GOVERNANCE bypass by
- * someone else could hide from a long-lived process: after an hour, it reads again.
+ * someone else could hide from a long-lived process: after an hour, it reads again. A command line
+ * carries these entries to the next command in a {@link RetentionFile}, under the same rule.
  *
  * <p>Concurrency: safe for many threads; each name's entry is replaced whole.
  */
@@ -65,7 +66,7 @@ final class KnownRetention {
   /** The retention last read of {@code name} if not older than {@link #MAX_AGE}, else null. */
   @Nullable Retention recent(String name) {
     Entry e = entries.get(name);
-    if (e == null || e.retention() == null || e.read().plus(MAX_AGE).isBefore(clock.instant())) {
+    if (e == null || e.retention() == null || !fresh(e, clock.instant())) {
       return null;
     }
     return e.retention();
@@ -75,6 +76,10 @@ final class KnownRetention {
   @Nullable Retention trusted(String name) {
     Retention r = recent(name);
     return r != null && r.lastsUntil(clock.instant().plus(MARGIN)) ? r : null;
+  }
+
+  private static boolean fresh(Entry e, Instant now) {
+    return !e.read().plus(MAX_AGE).isBefore(now);
   }
 
   void forget(String name) {
@@ -90,7 +95,7 @@ final class KnownRetention {
     Instant now = clock.instant();
     saved.forEach(
         (name, e) -> {
-          if (!e.read().isAfter(now) && !e.read().plus(MAX_AGE).isBefore(now)) {
+          if (!e.read().isAfter(now) && fresh(e, now)) {
             entries.putIfAbsent(name, e);
           }
         });
@@ -102,7 +107,7 @@ final class KnownRetention {
     Map<String, Entry> result = new TreeMap<>();
     entries.forEach(
         (name, e) -> {
-          if (!e.read().plus(MAX_AGE).isBefore(now)) {
+          if (fresh(e, now)) {
             result.put(name, e);
           }
         });
