@@ -79,6 +79,8 @@ rgw_start() {
     S3_ENDPOINT="http://127.0.0.1:$s3_port"
     export CEPH_CONF="$RGW_DIR/ceph/ceph.conf"
     export AWS_ACCESS_KEY_ID=$S3_ACCESS AWS_SECRET_ACCESS_KEY=$S3_SECRET
+    # Stele's local cache (retention read back, docs/s3.md) beside restic's, not in ~/.cache.
+    export XDG_CACHE_HOME="$W/cache-stele"
     RGW_MEMSTORE=$bytes
 }
 

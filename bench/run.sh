@@ -490,7 +490,7 @@ for ((run = 1; run <= BENCH_RUNS; run++)); do
     BROKEN=()
     for t in "${order[@]}"; do rm -rf "$W/repo-$t" "$W/restore-$t"; done
     [[ $BENCH_TARGET == s3 ]] && s3_new_round "$run" "${order[@]}"
-    rm -rf "$W/cache-restic" "$W/borg-base"
+    rm -rf "$W/cache-restic" "$W/cache-stele" "$W/borg-base"
     export BORG_BASE_DIR="$W/borg-base"
     rsync -a --delete "$PRISTINE/" "$W/src/"
     for step in init backup1 backup2 backup3 restore check verify; do

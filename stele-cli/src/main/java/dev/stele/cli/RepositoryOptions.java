@@ -2,6 +2,7 @@ package dev.stele.cli;
 
 import dev.stele.blob.BlobStore;
 import dev.stele.repo.Repository;
+import dev.stele.s3.S3BlobStore;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -9,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
 /** {@code --repo} and {@code --password-file}, shared by every command that opens a repository. */
@@ -185,6 +187,20 @@ final class RepositoryOptions {
     }
   }
 
+  /**
+   * Where this user's cache of a repository lives: {@code $XDG_CACHE_HOME/stele/<repository id>},
+   * by default under {@code ~/.cache}; null if neither variable is set. Only S3 uses it, for
+   * retention read back by earlier commands (docs/s3.md).
+   */
+  private static @Nullable Path cacheDirectory(CliEnvironment env) {
+    String xdg = env.variable("XDG_CACHE_HOME");
+    if (xdg != null && !xdg.isBlank()) {
+      return Path.of(xdg, "stele");
+    }
+    String home = env.variable("HOME");
+    return home == null || home.isBlank() ? null : Path.of(home, ".cache", "stele");
+  }
+
   /** Opens the repository, asking for the password if need be. */
   Repository open(CliEnvironment env) throws IOException {
     return open(env, (Instant) null);
@@ -212,6 +228,10 @@ final class RepositoryOptions {
         store = PointInTimeStore.of(store, asOf);
       }
       Repository repo = Repository.open(store, Passwords.current(passwordFile, env), env.clock());
+      @Nullable Path cache = cacheDirectory(env);
+      if (store instanceof S3BlobStore s3 && cache != null) {
+        s3.keepRetentionIn(cache.resolve(repo.format().id()), repo.localCacheKey());
+      }
       repo.warnings().forEach(w -> env.err().println("warning: " + w));
       repo.onWarning(w -> env.err().println("warning: " + w));
       return repo;

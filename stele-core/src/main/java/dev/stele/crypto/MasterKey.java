@@ -8,7 +8,8 @@ import java.security.SecureRandom;
  *
  * <p>Subkeys, by HKDF info string: {@code "stele chunk-id"} names chunks, {@code "stele chunk-key"}
  * derives each chunk's AES key, {@code "stele blob"} seals standalone blobs and pack footers,
- * {@code "stele gear"} keys the chunker's gear table.
+ * {@code "stele gear"} keys the chunker's gear table, {@code "stele local cache"} authenticates
+ * what a client keeps on its own disk between processes (never stored in the repository).
  */
 public final class MasterKey {
   private final byte[] secret;
@@ -55,5 +56,10 @@ public final class MasterKey {
 
   public byte[] gearKey() {
     return gearKey.clone();
+  }
+
+  /** The key that authenticates a client's local cache files. */
+  public byte[] localCacheKey() {
+    return Hkdf.derive(secret, "stele local cache", 32);
   }
 }

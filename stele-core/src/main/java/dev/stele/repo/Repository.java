@@ -382,6 +382,14 @@ public final class Repository implements Closeable {
     return blobKey;
   }
 
+  /**
+   * The key that authenticates what a client keeps about this repository on its own disk (such as
+   * the S3 store's retention file), so that a cache someone else wrote is not believed.
+   */
+  public byte[] localCacheKey() {
+    return key.localCacheKey();
+  }
+
   /** The retention a blob created now gets. */
   Retention newRetention() {
     return format.retentionFor(clock.instant());

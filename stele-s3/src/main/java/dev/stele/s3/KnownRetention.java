@@ -4,6 +4,8 @@ import dev.stele.blob.Retention;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import org.jspecify.annotations.Nullable;
 
@@ -21,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * for the server's clock, which decides when a version stops being retained and may be deleted:
  * SigV4 refuses requests whose clock is more than 15 minutes off, so an hour is four times the
  * worst skew any request that worked can have had. The age bound limits what a GOVERNANCE bypass by
- * someone else could hide from a long-lived process: after an hour, it reads again.
+ * someone else could hide from a long-lived process: after an hour, it reads again. A command line
+ * carries these entries to the next command in a {@link RetentionFile}, under the same rule.
  *
  * <p>Concurrency: safe for many threads; each name's entry is replaced whole.
  */
@@ -29,7 +32,8 @@ final class KnownRetention {
   static final Duration MARGIN = Duration.ofHours(1);
   static final Duration MAX_AGE = Duration.ofHours(1);
 
-  private record Entry(@Nullable String versionId, @Nullable Retention retention, Instant read) {}
+  /** One blob's facts: its original version, and the retention last read of it, at {@code read}. */
+  record Entry(@Nullable String versionId, @Nullable Retention retention, Instant read) {}
 
   private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
   private final Clock clock;
@@ -62,7 +66,7 @@ final class KnownRetention {
   /** The retention last read of {@code name} if not older than {@link #MAX_AGE}, else null. */
   @Nullable Retention recent(String name) {
     Entry e = entries.get(name);
-    if (e == null || e.retention() == null || e.read().plus(MAX_AGE).isBefore(clock.instant())) {
+    if (e == null || e.retention() == null || !fresh(e, clock.instant())) {
       return null;
     }
     return e.retention();
@@ -74,7 +78,39 @@ final class KnownRetention {
     return r != null && r.lastsUntil(clock.instant().plus(MARGIN)) ? r : null;
   }
 
+  private static boolean fresh(Entry e, Instant now) {
+    return !e.read().plus(MAX_AGE).isBefore(now);
+  }
+
   void forget(String name) {
     entries.remove(name);
+  }
+
+  /**
+   * Takes what an earlier process recorded ({@link RetentionFile}), keeping what this one knows
+   * already. An entry read longer than {@link #MAX_AGE} ago, or after now (a clock set back), is
+   * dropped: it is trusted by exactly the rule above, never longer.
+   */
+  void adopt(Map<String, Entry> saved) {
+    Instant now = clock.instant();
+    saved.forEach(
+        (name, e) -> {
+          if (!e.read().isAfter(now) && fresh(e, now)) {
+            entries.putIfAbsent(name, e);
+          }
+        });
+  }
+
+  /** Every entry not older than {@link #MAX_AGE}, for {@link RetentionFile} to save. */
+  Map<String, Entry> current() {
+    Instant now = clock.instant();
+    Map<String, Entry> result = new TreeMap<>();
+    entries.forEach(
+        (name, e) -> {
+          if (fresh(e, now)) {
+            result.put(name, e);
+          }
+        });
+    return result;
   }
 }

@@ -11,11 +11,16 @@ import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
 import java.io.EOFException;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,6 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
@@ -66,6 +72,7 @@ public final class S3BlobStore implements BlobStore {
   private final S3Creates creates;
   private final KnownRetention known = new KnownRetention(Clock.systemUTC());
   private final ConcurrentHashMap<String, Boolean> listedDirectories = new ConcurrentHashMap<>();
+  private volatile @Nullable RetentionFile retentionFile;
 
   S3BlobStore(S3Clients clients, S3Location location, BucketConfig config, S3Options options) {
     this.clients = clients;
@@ -111,6 +118,28 @@ public final class S3BlobStore implements BlobStore {
 
   public S3Location location() {
     return location;
+  }
+
+  /**
+   * Keeps what this store reads back of retention between processes, in a file under {@code
+   * directory} named after this location and authenticated with {@code key} ({@link
+   * RetentionFile}): loads it now, trusted by the same rule as what this process reads, and saves
+   * it at {@link #close}. A command line calls it; a long-lived process has no need.
+   */
+  public void keepRetentionIn(Path directory, byte[] key) {
+    String where = location.toString();
+    String file = "s3-retention-" + HexFormat.of().formatHex(sha256(where), 0, 8);
+    RetentionFile kept = new RetentionFile(directory.resolve(file), key, where);
+    known.adopt(kept.load());
+    retentionFile = kept;
+  }
+
+  private static byte[] sha256(String s) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+    }
   }
 
   @Override
@@ -596,6 +625,10 @@ public final class S3BlobStore implements BlobStore {
 
   @Override
   public void close() {
+    RetentionFile kept = retentionFile;
+    if (kept != null) {
+      kept.save(known.current());
+    }
     clients.close();
   }
 

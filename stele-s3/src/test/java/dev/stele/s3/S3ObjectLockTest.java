@@ -11,6 +11,8 @@ import dev.stele.blob.Retention.Mode;
 import dev.stele.testing.AuditingBlobStore;
 import dev.stele.testing.BlobOperation;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -20,6 +22,7 @@ import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
@@ -398,6 +401,55 @@ class S3ObjectLockTest {
           .as("the original version is known from the create")
           .isZero();
     }
+  }
+
+  @Test
+  void retentionKeptOnDiskSparesALaterProcessItsRequestsButAForgedFileIsNotBelieved(
+      @TempDir Path cache) throws IOException {
+    byte[] key = new byte[32];
+    S3Location location = TestBuckets.location(bucket);
+    Instant far = Instant.now().plus(Duration.ofHours(2)).truncatedTo(ChronoUnit.SECONDS);
+    Instant near = inAMinute();
+    try (S3BlobStore first = S3BlobStore.open(location)) {
+      first.keepRetentionIn(cache, key);
+      first.create("packs/kept", new byte[] {9}, Retention.of(Mode.GOVERNANCE, far));
+      first.create("packs/short", new byte[] {10}, Retention.of(Mode.GOVERNANCE, near));
+    }
+    RequestLog log = new RequestLog();
+    try (S3BlobStore later = S3BlobStore.open(location, S3Options.defaults(), List.of(log))) {
+      later.keepRetentionIn(cache, key);
+      log.clear();
+      assertThat(later.retention("packs/kept")).isEqualTo(Retention.of(Mode.GOVERNANCE, far));
+      assertThat(log.lines()).as("read back by the first process, far ahead").isEmpty();
+      assertThat(later.retention("packs/short")).isEqualTo(Retention.of(Mode.GOVERNANCE, near));
+      assertThat(log.count("GetObjectRetention")).as("ends within the margin").isEqualTo(1);
+      assertThat(log.count("ListObjectVersions")).as("the version id came from the file").isZero();
+    }
+
+    // Someone without the repository's key writes that packs/short is retained for a year.
+    Path file;
+    try (var files = Files.list(cache)) {
+      file = files.findFirst().orElseThrow();
+    }
+    KnownRetention forged = new KnownRetention(Clock.systemUTC());
+    Instant year = near.plus(Duration.ofDays(365));
+    forged.remember("packs/short", "forged", Retention.of(Mode.GOVERNANCE, year));
+    byte[] otherKey = new byte[32];
+    otherKey[0] = 1;
+    new RetentionFile(file, otherKey, location.toString()).save(forged.current());
+    try (S3BlobStore later = S3BlobStore.open(location)) {
+      later.keepRetentionIn(cache, key);
+      Instant needed = near.plusSeconds(60);
+      later.extendRetention("packs/short", Mode.GOVERNANCE, needed);
+    }
+    String shortKey = location.key("packs/short");
+    assertThat(
+            raw.reads
+                .getObjectRetention(b -> b.bucket(bucket).key(shortKey))
+                .retention()
+                .retainUntilDate())
+        .as("extended on the server, whatever the forged file said")
+        .isEqualTo(near.plusSeconds(60));
   }
 
   @Test
