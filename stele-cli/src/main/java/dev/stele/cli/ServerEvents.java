@@ -1,6 +1,7 @@
 package dev.stele.cli;
 
 import dev.stele.k8s.api.BackupStorageLocationServer;
+import dev.stele.k8s.api.ObjectReferences;
 import dev.stele.server.EventSink;
 import dev.stele.server.RefusalEvent;
 import dev.stele.server.RestoreRequests;
@@ -81,13 +82,7 @@ final class ServerEvents implements EventSink, AutoCloseable {
             .withName(meta.getName() + "." + e.id())
             .withNamespace(meta.getNamespace())
             .endMetadata()
-            .withNewInvolvedObject()
-            .withApiVersion(on.getApiVersion())
-            .withKind(on.getKind())
-            .withName(meta.getName())
-            .withNamespace(meta.getNamespace())
-            .withUid(meta.getUid())
-            .endInvolvedObject()
+            .withInvolvedObject(ObjectReferences.to(on))
             .withType("Warning")
             .withReason(e.reason())
             .withMessage(e.message())

@@ -1,5 +1,6 @@
 package dev.stele.operator.kube;
 
+import dev.stele.k8s.api.ObjectReferences;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -49,14 +50,7 @@ public final class Events {
                   .withGenerateName(meta.getName() + ".")
                   .withNamespace(meta.getNamespace())
                   .endMetadata()
-                  .withNewInvolvedObject()
-                  .withApiVersion(on.getApiVersion())
-                  .withKind(on.getKind())
-                  .withName(meta.getName())
-                  .withNamespace(meta.getNamespace())
-                  .withUid(meta.getUid())
-                  .withResourceVersion(meta.getResourceVersion())
-                  .endInvolvedObject()
+                  .withInvolvedObject(ObjectReferences.to(on))
                   .withType(type)
                   .withReason(reason)
                   .withMessage(message)
