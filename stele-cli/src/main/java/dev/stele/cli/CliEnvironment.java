@@ -5,10 +5,12 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Everything a command takes from the process: environment variables, standard output (as text and
@@ -92,6 +94,20 @@ public final class CliEnvironment {
 
   public String variable(String name) {
     return variables.apply(name);
+  }
+
+  /**
+   * Stele's directory in one of the user's XDG base directories: {@code $name/stele}, or {@code
+   * $HOME/underHome/stele} when {@code name} is unset or empty (e.g. {@code XDG_CACHE_HOME} and
+   * {@code .cache}); null if HOME is unset too.
+   */
+  @Nullable Path userDirectory(String name, String underHome) {
+    String base = variable(name);
+    if (base != null && !base.isEmpty()) {
+      return Path.of(base, "stele");
+    }
+    String home = variable("HOME");
+    return home == null || home.isEmpty() ? null : Path.of(home, underHome, "stele");
   }
 
   /** Standard output as bytes; flush {@link #out()} before writing here. */

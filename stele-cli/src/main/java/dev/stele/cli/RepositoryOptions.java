@@ -187,20 +187,6 @@ final class RepositoryOptions {
     }
   }
 
-  /**
-   * Where this user's cache of a repository lives: {@code $XDG_CACHE_HOME/stele/<repository id>},
-   * by default under {@code ~/.cache}; null if neither variable is set. Only S3 uses it, for
-   * retention read back by earlier commands (docs/s3.md).
-   */
-  private static @Nullable Path cacheDirectory(CliEnvironment env) {
-    String xdg = env.variable("XDG_CACHE_HOME");
-    if (xdg != null && !xdg.isBlank()) {
-      return Path.of(xdg, "stele");
-    }
-    String home = env.variable("HOME");
-    return home == null || home.isBlank() ? null : Path.of(home, ".cache", "stele");
-  }
-
   /** Opens the repository, asking for the password if need be. */
   Repository open(CliEnvironment env) throws IOException {
     return open(env, (Instant) null);
@@ -228,7 +214,9 @@ final class RepositoryOptions {
         store = PointInTimeStore.of(store, asOf);
       }
       Repository repo = Repository.open(store, Passwords.current(passwordFile, env), env.clock());
-      @Nullable Path cache = cacheDirectory(env);
+      // this user's cache of the repository ($XDG_CACHE_HOME/stele/<id>): retention read back by
+      // earlier commands (docs/s3.md)
+      @Nullable Path cache = env.userDirectory("XDG_CACHE_HOME", ".cache");
       if (store instanceof S3BlobStore s3 && cache != null) {
         s3.keepRetentionIn(cache.resolve(repo.format().id()), repo.localCacheKey());
       }

@@ -23,15 +23,8 @@ import java.nio.file.attribute.PosixFilePermissions;
 record ServerConnection(String url, String user, String fingerprint, String caCert) {
   /** The file, or null if neither {@code XDG_CONFIG_HOME} nor {@code HOME} is set. */
   static Path file(CliEnvironment env) {
-    String config = env.variable("XDG_CONFIG_HOME");
-    if (config == null || config.isEmpty()) {
-      String home = env.variable("HOME");
-      if (home == null || home.isEmpty()) {
-        return null;
-      }
-      config = Path.of(home, ".config").toString();
-    }
-    return Path.of(config, "stele", "server.json");
+    Path directory = env.userDirectory("XDG_CONFIG_HOME", ".config");
+    return directory == null ? null : directory.resolve("server.json");
   }
 
   /** The saved connection, or null if there is none. */
