@@ -2,6 +2,7 @@ package dev.stele.blob;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 
@@ -14,7 +15,8 @@ import java.util.List;
  *   <li>{@link #create} publishes atomically and <b>fails with {@link BlobExistsException} if the
  *       name exists</b>. It never replaces. After it returns, the blob is durable.
  *   <li>{@link #read} returns exactly the bytes created; a missing name throws {@link
- *       BlobNotFoundException}.
+ *       BlobNotFoundException}. {@link #openStream} yields the same bytes, then ends; it never
+ *       ends early.
  *   <li>{@link #list} returns every published name under a prefix, in lexicographic order, never a
  *       half-written one.
  *   <li>{@link #delete} removes a blob whose retention has expired. A blob still retained throws
@@ -56,6 +58,19 @@ public interface BlobStore extends Closeable {
    * @throws java.io.EOFException if the range goes past the end of the blob
    */
   byte[] read(String name, long offset, int length) throws IOException;
+
+  /**
+   * The whole blob as a stream, for a reader that goes through a large blob once and keeps little
+   * of it (verify reads every pack so): one sequential read, not the blob held whole. The stream
+   * yields exactly the bytes created and then ends; should the store fail to deliver them all (a
+   * connection lost for good, a file that shrank), a read throws an {@link IOException} rather
+   * than ending early. The caller closes it; closing before the end is allowed.
+   *
+   * <p>Concurrency: the stream is for one thread; the store stays safe for many.
+   *
+   * @throws BlobNotFoundException if the blob is missing (when opened, not on the first read)
+   */
+  InputStream openStream(String name) throws IOException;
 
   /** Every blob whose name starts with {@code prefix}, sorted by name. */
   List<BlobInfo> list(String prefix) throws IOException;

@@ -2,6 +2,7 @@ package dev.stele.blob;
 
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.FileAlreadyExistsException;
@@ -222,6 +223,86 @@ public final class FilesystemBlobStore implements BlobStore {
       throw new BlobNotFoundException(name);
     } catch (IOException e) {
       throw notABlob(name, file, e);
+    }
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    Path file = path(name);
+    if (Files.isDirectory(file, LinkOption.NOFOLLOW_LINKS)) {
+      throw new BlobNotFoundException(name); // a prefix of other names; Linux opens it for reading
+    }
+    try {
+      FileChannel in = FileChannel.open(file, StandardOpenOption.READ);
+      try {
+        return new FileStream(name, in, in.size());
+      } catch (IOException | RuntimeException e) {
+        in.close();
+        throw e;
+      }
+    } catch (NoSuchFileException e) {
+      throw new BlobNotFoundException(name);
+    } catch (IOException e) {
+      throw notABlob(name, file, e);
+    }
+  }
+
+  /**
+   * A published file read from start to the size it had when opened, in slices of at most {@link
+   * FileSync#IO_SLICE} bytes (the JDK reads a heap buffer through a temporary direct buffer of the
+   * same size, cached per thread). A file that ends sooner shrank: an {@link EOFException}.
+   */
+  private static final class FileStream extends InputStream {
+    private final String name;
+    private final FileChannel in;
+    private final long size;
+    private long position;
+
+    FileStream(String name, FileChannel in, long size) {
+      this.name = name;
+      this.in = in;
+      this.size = size;
+    }
+
+    @Override
+    public int read() throws IOException {
+      byte[] one = new byte[1];
+      return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      Objects.checkFromIndexSize(off, len, b.length);
+      if (len == 0) {
+        return 0;
+      }
+      if (position >= size) {
+        return -1;
+      }
+      int n = (int) Math.min(Math.min(len, FileSync.IO_SLICE), size - position);
+      int got = in.read(ByteBuffer.wrap(b, off, n), position);
+      if (got < 0) {
+        throw new EOFException(name + ": shrank while being read, at " + position + " of " + size);
+      }
+      position += got;
+      return got;
+    }
+
+    @Override
+    public long skip(long n) {
+      long skipped = Math.max(0, Math.min(n, size - position));
+      position += skipped;
+      return skipped;
+    }
+
+    @Override
+    public int available() {
+      return (int) Math.min(Integer.MAX_VALUE, size - position);
+    }
+
+    @Override
+    public void close() throws IOException {
+      in.close();
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.stele.blob;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 
@@ -33,6 +34,11 @@ public abstract class ForwardingBlobStore implements BlobStore {
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
     return delegate.read(name, offset, length);
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    return delegate.openStream(name);
   }
 
   @Override

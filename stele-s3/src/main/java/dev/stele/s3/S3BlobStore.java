@@ -11,6 +11,7 @@ import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -182,6 +183,27 @@ public final class S3BlobStore implements BlobStore {
       return new byte[0];
     }
     return readRange(name, b -> b.key(key), offset, length, e -> S3Errors.blob(name, e));
+  }
+
+  /** One GET, its body read as it arrives; see {@link S3BlobStream} for a body that breaks off. */
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    return S3BlobStream.open(
+        clients, retries, location.bucket(), name, b -> b.key(key), e -> S3Errors.blob(name, e));
+  }
+
+  /** As {@link #openStream}, of one version of {@code name}, for a point-in-time view. */
+  InputStream openVersionStream(String name, String versionId) throws IOException {
+    String key = location.key(BlobNames.check(name));
+    Objects.requireNonNull(versionId, "versionId");
+    return S3BlobStream.open(
+        clients,
+        retries,
+        location.bucket(),
+        name + " version " + versionId,
+        b -> b.key(key).versionId(versionId),
+        e -> versionFailure(name, versionId, e));
   }
 
   /**

@@ -7,6 +7,7 @@ import dev.stele.blob.BlobVersion;
 import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.util.List;
 
@@ -54,6 +55,11 @@ final class S3View implements BlobStore {
       return new byte[0];
     }
     return store.readVersion(name, version.versionId(), offset, length);
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    return store.openVersionStream(name, current(name).versionId());
   }
 
   @Override

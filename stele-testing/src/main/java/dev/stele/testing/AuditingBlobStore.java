@@ -7,6 +7,7 @@ import dev.stele.blob.BlobVersion;
 import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -28,6 +29,9 @@ import java.util.stream.Collectors;
  * <p>Each {@link Call} carries the phase label set with {@link #setPhase} when it started.
  * Retention is tracked only from what passes through this store (creates and extensions); blobs
  * that existed before it wrapped the delegate are not known to be retained.
+ *
+ * <p>A streamed read ({@link #openStream}) is recorded as a {@link BlobOperation#READ} when it is
+ * opened; its outcome is the open's, not the reading's.
  *
  * <p>A point-in-time view ({@link #asOf}) of an audited store is audited too, into the same record
  * and under the same phase.
@@ -250,6 +254,11 @@ public final class AuditingBlobStore extends ForwardingBlobStore {
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
     return audit(BlobOperation.READ, name, null, () -> delegate().read(name, offset, length));
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    return audit(BlobOperation.READ, name, null, () -> delegate().openStream(name));
   }
 
   @Override

@@ -10,8 +10,10 @@ import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.BlobStore;
 import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
+import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -227,6 +229,62 @@ public abstract class BlobStoreContractTest {
     assertThatThrownBy(() -> store.read("ranged", 101, 0)).isInstanceOf(EOFException.class);
     assertThatThrownBy(() -> store.read("ranged", -1, 1))
         .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void streamedReadYieldsExactlyTheBytesThenEnds() throws IOException {
+    byte[] data = bytes((3 << 20) + 17);
+    store.create("packs/streamed", data, Retention.NONE);
+    ByteArrayOutputStream got = new ByteArrayOutputStream();
+    try (InputStream in = store.openStream("packs/streamed")) {
+      got.write(in.read());
+      got.write(in.readNBytes(12_345));
+      byte[] piece = new byte[1 << 20];
+      int n = in.read(piece, 100, 5000);
+      assertThat(n).isBetween(1, 5000);
+      got.write(piece, 100, n);
+      got.write(in.readAllBytes());
+      assertThat(in.read()).isEqualTo(-1);
+      assertThat(in.read(piece, 0, piece.length)).isEqualTo(-1);
+    }
+    assertThat(Arrays.equals(got.toByteArray(), data)).isTrue();
+  }
+
+  @Test
+  void streamedReadOfEmptyBlobEndsAtOnce() throws IOException {
+    store.create("empty", new byte[0], Retention.NONE);
+    try (InputStream in = store.openStream("empty")) {
+      assertThat(in.read()).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void streamedReadOfMissingBlobIsNotFoundWhenOpened() throws IOException {
+    store.create("present/a", new byte[] {1}, Retention.NONE);
+    assertThatThrownBy(() -> store.openStream("present/b"))
+        .isInstanceOf(BlobNotFoundException.class);
+    assertThatThrownBy(() -> store.openStream("absent")).isInstanceOf(BlobNotFoundException.class);
+    // A prefix of other names is not a blob.
+    assertThatThrownBy(() -> store.openStream("present"))
+        .isInstanceOf(BlobNotFoundException.class);
+    assertThatThrownBy(() -> store.openStream("../escape"))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
+  /** A reader that stops early (a corrupt header) closes the stream; nothing stays held. */
+  @Test
+  void streamsClosedBeforeTheirEndLeaveTheStoreUsable() throws IOException {
+    byte[] data = bytes(1 << 20);
+    store.create("packs/abandoned", data, Retention.NONE);
+    // More than the S3 store's 64 connections: a stream closed early must give its own back.
+    for (int i = 0; i < 80; i++) {
+      try (InputStream in = store.openStream("packs/abandoned")) {
+        assertThat(in.readNBytes(1000)).isEqualTo(Arrays.copyOf(data, 1000));
+      }
+    }
+    try (InputStream in = store.openStream("packs/abandoned")) {
+      assertThat(Arrays.equals(in.readAllBytes(), data)).isTrue();
+    }
   }
 
   @Test

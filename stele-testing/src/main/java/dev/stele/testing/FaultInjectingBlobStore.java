@@ -5,7 +5,9 @@ import dev.stele.blob.BlobStore;
 import dev.stele.blob.BlobVersion;
 import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.List;
@@ -24,6 +26,10 @@ import java.util.Random;
  *       lost, and the caller cannot tell this from the first kind. Callers that retry a create
  *       blindly break write-once here.
  * </ul>
+ *
+ * <p>A streamed read ({@link #openStream}) counts as a {@link BlobOperation#READ}: a fault before
+ * fails the open; a fault after opens the delegate's stream, but the caller's stream breaks off
+ * halfway through the blob, as a connection lost mid-answer does.
  *
  * <p>And a crash: {@link #crashAfterMutations} kills the simulated process at its Nth mutating call
  * (create, delete, extendRetention); that call and every later call of any kind throw. Whether the
@@ -171,6 +177,56 @@ public final class FaultInjectingBlobStore extends ForwardingBlobStore {
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
     return call(BlobOperation.READ, name, () -> delegate().read(name, offset, length));
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    Fault fault = decide(BlobOperation.READ);
+    if (fault == Fault.BEFORE) {
+      throw new InjectedFaultException("READ " + name + " failed before reaching storage");
+    }
+    InputStream in = delegate().openStream(name);
+    if (fault == Fault.NONE) {
+      return in;
+    }
+    byte[] whole;
+    try (in) {
+      whole = in.readAllBytes();
+    }
+    return new BrokenStream(name, whole, whole.length / 2);
+  }
+
+  /** The first {@code delivered} bytes of a blob, then a failure where the rest should be. */
+  private static final class BrokenStream extends InputStream {
+    private final String name;
+    private final int size;
+    private final ByteArrayInputStream head;
+
+    BrokenStream(String name, byte[] whole, int delivered) {
+      this.name = name;
+      this.size = whole.length;
+      this.head = new ByteArrayInputStream(whole, 0, delivered);
+    }
+
+    @Override
+    public int read() throws IOException {
+      int b = head.read();
+      return b >= 0 ? b : broken();
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      if (len == 0) {
+        return 0;
+      }
+      int n = head.read(b, off, len);
+      return n >= 0 ? n : broken();
+    }
+
+    private int broken() throws InjectedFaultException {
+      throw new InjectedFaultException(
+          "READ " + name + " broke off at byte " + (size / 2) + " of " + size);
+    }
   }
 
   @Override

@@ -8,8 +8,10 @@ import dev.stele.blob.BlobRetainedException;
 import dev.stele.blob.BlobStore;
 import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -70,6 +72,12 @@ public final class InMemoryBlobStore implements BlobStore {
           name + ": range " + offset + "+" + length + " goes past the end (" + data.length + ")");
     }
     return Arrays.copyOfRange(data, (int) offset, (int) offset + length);
+  }
+
+  /** A copy taken when opened: {@link #corrupt} changes the stored bytes in place. */
+  @Override
+  public synchronized InputStream openStream(String name) throws IOException {
+    return new ByteArrayInputStream(blob(name).data().clone());
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -105,6 +106,12 @@ public abstract class VersionedBlobStoreContractTest extends BlobStoreContractTe
     assertThat(store.read("packs/p")).containsExactly(6, 6, 6);
     BlobStore view = store.asOf(beforeAttack);
     assertThat(view.read("packs/p")).isEqualTo(original);
+    try (InputStream in = view.openStream("packs/p")) {
+      assertThat(in.readAllBytes()).isEqualTo(original);
+    }
+    try (InputStream in = store.openStream("packs/p")) {
+      assertThat(in.readAllBytes()).containsExactly(6, 6, 6);
+    }
     assertThat(view.read("packs/p", 10, 20)).isEqualTo(Arrays.copyOfRange(original, 10, 30));
     assertThatThrownBy(() -> view.read("packs/p", 990, 11)).isInstanceOf(EOFException.class);
     assertThat(view.stat("packs/p").size()).isEqualTo(1000);
@@ -120,6 +127,8 @@ public abstract class VersionedBlobStoreContractTest extends BlobStoreContractTe
 
     assertThat(store.list("snapshots/")).isEmpty();
     assertThatThrownBy(() -> store.read("snapshots/s")).isInstanceOf(BlobNotFoundException.class);
+    assertThatThrownBy(() -> store.openStream("snapshots/s"))
+        .isInstanceOf(BlobNotFoundException.class);
     assertThat(names(store.asOf(beforeAttack).list("snapshots/"))).containsExactly("snapshots/s");
     assertThat(store.asOf(beforeAttack).read("snapshots/s")).containsExactly(5);
   }

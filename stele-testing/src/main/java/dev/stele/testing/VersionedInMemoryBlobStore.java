@@ -9,8 +9,10 @@ import dev.stele.blob.BlobStore;
 import dev.stele.blob.BlobVersion;
 import dev.stele.blob.Capabilities;
 import dev.stele.blob.Retention;
+import java.io.ByteArrayInputStream;
 import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -80,6 +82,11 @@ public final class VersionedInMemoryBlobStore implements BlobStore {
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
     return view(null).read(name, offset, length);
+  }
+
+  @Override
+  public InputStream openStream(String name) throws IOException {
+    return view(null).openStream(name);
   }
 
   @Override
@@ -274,6 +281,14 @@ public final class VersionedInMemoryBlobStore implements BlobStore {
         data = existing(name, asOf).data();
       }
       return slice(name, data, offset, length);
+    }
+
+    @Override
+    public InputStream openStream(String name) throws IOException {
+      synchronized (VersionedInMemoryBlobStore.this) {
+        // A version's bytes are never changed in place, so the stream may share them.
+        return new ByteArrayInputStream(existing(name, asOf).data());
+      }
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobStore;
 import dev.stele.blob.Retention;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Nested;
@@ -32,6 +33,26 @@ class FaultInjectingBlobStoreTest {
     assertThatThrownBy(() -> faulty.create("a", new byte[] {1}, Retention.NONE))
         .isInstanceOf(InjectedFaultException.class);
     assertThat(memory.names()).containsExactly("a");
+  }
+
+  @Test
+  void aStreamedReadFailsWhenOpenedOrBreaksOffHalfway() throws IOException {
+    memory.create("p", new byte[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, Retention.NONE);
+    FaultInjectingBlobStore before =
+        new FaultInjectingBlobStore(memory, 1).failures(BlobOperation.READ, 1, 0);
+    assertThatThrownBy(() -> before.openStream("p")).isInstanceOf(InjectedFaultException.class);
+
+    FaultInjectingBlobStore after =
+        new FaultInjectingBlobStore(memory, 1).failures(BlobOperation.READ, 0, 1);
+    try (InputStream in = after.openStream("p")) {
+      assertThat(in.readNBytes(5)).containsExactly(0, 1, 2, 3, 4);
+      assertThatThrownBy(in::read)
+          .isInstanceOf(InjectedFaultException.class)
+          .hasMessageContaining("p broke off at byte 5 of 10");
+    }
+    assertThat(before.injectedFaults() + after.injectedFaults()).isEqualTo(2);
+    assertThatThrownBy(() -> new FaultInjectingBlobStore(memory, 1).openStream("missing"))
+        .isInstanceOf(BlobNotFoundException.class);
   }
 
   @Test

@@ -11,10 +11,14 @@ import dev.stele.blob.Retention;
 import dev.stele.blob.Retention.Mode;
 import dev.stele.blob.StorageRefusedException;
 import dev.stele.blob.StorageRefusedException.Problem;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
@@ -335,4 +339,21 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
     assertThat(store.capabilities().objectLock()).isFalse();
     assertThat(store.capabilities().conditionalCreate()).isTrue();
   }
+
+  @Test
+  void aStreamedBlobThatShrinksWhileReadIsAnErrorNotAnEarlyEnd() throws IOException {
+    store.create("packs/p", new byte[1000], Retention.NONE);
+    Path file = root.resolve("packs/p");
+    try (InputStream in = store.openStream("packs/p")) {
+      assertThat(in.readNBytes(10)).hasSize(10);
+      Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-------"));
+      try (FileChannel truncate = FileChannel.open(file, StandardOpenOption.WRITE)) {
+        truncate.truncate(500);
+      }
+      assertThatThrownBy(in::readAllBytes)
+          .isInstanceOf(EOFException.class)
+          .hasMessageContaining("packs/p: shrank while being read, at 500 of 1000");
+    }
+  }
+
 }
