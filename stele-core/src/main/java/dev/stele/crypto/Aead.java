@@ -48,11 +48,12 @@ public final class Aead {
     RANDOM.nextBytes(iv);
     System.arraycopy(iv, 0, out, 0, IV_BYTES);
     try {
+      Subkeys subkeys = subkeys(key);
       Cipher cipher = CIPHERS.get();
       cipher.init(
-          Cipher.ENCRYPT_MODE, new SecretKeySpec(subkey(key, ENC), "AES"), new IvParameterSpec(iv));
+          Cipher.ENCRYPT_MODE, new SecretKeySpec(subkeys.enc, "AES"), new IvParameterSpec(iv));
       int n = ctr(cipher, plaintext, off, len, out, IV_BYTES);
-      byte[] tag = tag(key, aad, out, 0, IV_BYTES + n);
+      byte[] tag = tag(subkeys.mac, aad, out, 0, IV_BYTES + n);
       System.arraycopy(tag, 0, out, IV_BYTES + n, TAG_BYTES);
       return out;
     } catch (GeneralSecurityException e) {
@@ -88,7 +89,8 @@ public final class Aead {
       throw new AEADBadTagException("sealed message too short: " + len + " bytes");
     }
     int body = len - TAG_BYTES;
-    byte[] expected = tag(key, aad, sealed, off, body);
+    Subkeys subkeys = subkeys(key);
+    byte[] expected = tag(subkeys.mac, aad, sealed, off, body);
     if (!MessageDigest.isEqual(
         expected, java.util.Arrays.copyOfRange(sealed, off + body, off + len))) {
       throw new AEADBadTagException("authentication tag mismatch");
@@ -97,7 +99,7 @@ public final class Aead {
       Cipher cipher = CIPHERS.get();
       cipher.init(
           Cipher.DECRYPT_MODE,
-          new SecretKeySpec(subkey(key, ENC), "AES"),
+          new SecretKeySpec(subkeys.enc, "AES"),
           new IvParameterSpec(sealed, off, IV_BYTES));
       return ctr(cipher, sealed, off + IV_BYTES, body - IV_BYTES, out, 0);
     } catch (GeneralSecurityException e) {
@@ -126,10 +128,10 @@ public final class Aead {
     return done + cipher.doFinal(in, off + done, len - done, out, outOff + done);
   }
 
-  private static byte[] tag(byte[] key, byte[] aad, byte[] buf, int off, int len) {
+  private static byte[] tag(byte[] macKey, byte[] aad, byte[] buf, int off, int len) {
     try {
       Mac mac = MACS.get();
-      mac.init(new SecretKeySpec(subkey(key, MAC), "HmacSHA256"));
+      mac.init(new SecretKeySpec(macKey, "HmacSHA256"));
       mac.update(ByteBuffer.allocate(4).putInt(aad.length).array());
       mac.update(aad);
       mac.update(buf, off, len);
@@ -139,10 +141,23 @@ public final class Aead {
     }
   }
 
-  private static byte[] subkey(byte[] key, byte[] label) throws GeneralSecurityException {
-    Mac mac = MACS.get();
-    mac.init(new SecretKeySpec(key, "HmacSHA256"));
-    return mac.doFinal(label);
+  /** The AES key and the MAC key of one message key. */
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the arrays: never compared
+  private record Subkeys(byte[] enc, byte[] mac) {}
+
+  /**
+   * Both subkeys from one initialisation of the MAC: {@code doFinal} leaves it keyed as it was. A
+   * chunk has a key of its own, so this runs once per chunk (tens of thousands per GiB).
+   */
+  private static Subkeys subkeys(byte[] key) {
+    try {
+      Mac mac = MACS.get();
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      byte[] enc = mac.doFinal(ENC);
+      return new Subkeys(enc, mac.doFinal(MAC));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HMAC-SHA256 failed", e);
+    }
   }
 
   private static Cipher newCipher() {

@@ -45,6 +45,21 @@ class AeadTest {
     assertThatThrownBy(() -> Aead.open(key, aad, sealed)).isInstanceOf(AEADBadTagException.class);
   }
 
+  /** The tag is HMAC-SHA256(HMAC-SHA256(K, "mac"), be32(len(aad)) ‖ aad ‖ iv ‖ ciphertext). */
+  @Test
+  void theTagFollowsTheDocumentedKeySchedule() throws Exception {
+    byte[] sealed = Aead.seal(key, aad, new byte[1000]);
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(key, "HmacSHA256"));
+    byte[] macKey = mac.doFinal("mac".getBytes(StandardCharsets.US_ASCII));
+    mac.init(new SecretKeySpec(macKey, "HmacSHA256"));
+    mac.update(new byte[] {0, 0, 0, (byte) aad.length});
+    mac.update(aad);
+    mac.update(sealed, 0, sealed.length - Aead.TAG_BYTES);
+    assertThat(Arrays.copyOfRange(sealed, sealed.length - Aead.TAG_BYTES, sealed.length))
+        .isEqualTo(mac.doFinal());
+  }
+
   /** Decrypts {@code iv ‖ ciphertext ‖ tag} with one doFinal, from the documented key schedule. */
   private byte[] oneCtrPass(byte[] sealed) throws Exception {
     Mac mac = Mac.getInstance("HmacSHA256");
