@@ -145,11 +145,11 @@ class CorruptionTest {
   }
 
   /**
-   * Verify reads a pack in windows of whole chunks of at most 4 MiB (PackCheck): a pack of 12 MiB
-   * of chunks is checked clean, and damage in any of its windows is named.
+   * Verify reads a pack in one pass, chunk by chunk into a reused buffer (PackCheck): a pack of 12
+   * MiB of chunks is checked clean, and damage at its start, middle or end is named.
    */
   @Test
-  void verifyReadsEveryWindowOfALargePack() throws IOException {
+  void verifyReadsEveryPartOfALargePack() throws IOException {
     InMemoryBlobStore store = new InMemoryBlobStore(clock);
     Repository repo =
         TestRepositories.init(store, TestRepositories.small(clock).withPackSize(16 << 20));
