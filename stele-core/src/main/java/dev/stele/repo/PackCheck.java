@@ -96,7 +96,10 @@ public final class PackCheck {
     return problems;
   }
 
-  /** A buffer each thread reuses from pack to pack, grown to the longest chunk (or footer) seen. */
+  /**
+   * A buffer each thread reuses from pack to pack, grown (to powers of two) to hold the longest
+   * chunk or footer seen.
+   */
   private static final class Buffer {
     byte[] bytes = new byte[64 << 10];
   }
@@ -215,7 +218,7 @@ public final class PackCheck {
      */
     private boolean next(int length) throws IOException {
       if (buffer.bytes.length < length) {
-        buffer.bytes = new byte[length];
+        buffer.bytes = new byte[ChunkCodec.grown(length)];
       }
       int n = in.readNBytes(buffer.bytes, 0, length);
       position += n;

@@ -45,4 +45,15 @@ class ChunkCodecTest {
   private static PackEntry entryFor(Id id, byte[] data, int sealedLength) {
     return new PackEntry(id, ChunkType.DATA, 0, sealedLength, data.length);
   }
+
+  @Test
+  void reusedBuffersGrowToPowersOfTwoThatHoldTheChunk() {
+    assertThat(ChunkCodec.grown(-5)).isEqualTo(1);
+    assertThat(ChunkCodec.grown(1)).isEqualTo(1);
+    assertThat(ChunkCodec.grown(5)).isEqualTo(8);
+    assertThat(ChunkCodec.grown(4 << 20)).isEqualTo(4 << 20);
+    assertThat(ChunkCodec.grown((4 << 20) + 1)).isEqualTo(8 << 20);
+    assertThat(ChunkCodec.grown(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
+  }
+
 }
