@@ -15,8 +15,8 @@ import java.util.List;
  *   <li>{@link #create} publishes atomically and <b>fails with {@link BlobExistsException} if the
  *       name exists</b>. It never replaces. After it returns, the blob is durable.
  *   <li>{@link #read} returns exactly the bytes created; a missing name throws {@link
- *       BlobNotFoundException}. {@link #openStream} yields the same bytes, then ends; it never
- *       ends early.
+ *       BlobNotFoundException}. {@link #openStream} yields the same bytes, then ends; it never ends
+ *       early.
  *   <li>{@link #list} returns every published name under a prefix, in lexicographic order, never a
  *       half-written one.
  *   <li>{@link #delete} removes a blob whose retention has expired. A blob still retained throws
@@ -63,8 +63,8 @@ public interface BlobStore extends Closeable {
    * The whole blob as a stream, for a reader that goes through a large blob once and keeps little
    * of it (verify reads every pack so): one sequential read, not the blob held whole. The stream
    * yields exactly the bytes created and then ends; should the store fail to deliver them all (a
-   * connection lost for good, a file that shrank), a read throws an {@link IOException} rather
-   * than ending early. The caller closes it; closing before the end is allowed.
+   * connection lost for good, a file that shrank), a read throws an {@link IOException} rather than
+   * ending early. The caller closes it; closing before the end is allowed.
    *
    * <p>Concurrency: the stream is for one thread; the store stays safe for many.
    *

@@ -141,8 +141,8 @@ public final class Aead {
     }
   }
 
-  /** The AES key and the MAC key of one message key. */
-  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the arrays: never compared
+  /** The AES key and the MAC key of one message key (never compared: equals is identity here). */
+  @SuppressWarnings("ArrayRecordComponent")
   private record Subkeys(byte[] enc, byte[] mac) {}
 
   /**

@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
 /**
  * Reads every byte of a pack or key blob and says what is wrong with it. Each byte of a pack is
  * covered: the magic is compared, each chunk opens under its own key, the chunks follow one another
- * with nothing between them, the footer opens and must list what the index says the pack holds,
- * the trailer must point at the footer, and the pack ends there. {@link #missingOrShort} is the
- * check that reads nothing: the store's listing against the index.
+ * with nothing between them, the footer opens and must list what the index says the pack holds, the
+ * trailer must point at the footer, and the pack ends there. {@link #missingOrShort} is the check
+ * that reads nothing: the store's listing against the index.
  */
 public final class PackCheck {
   private PackCheck() {}
@@ -40,10 +40,10 @@ public final class PackCheck {
 
   /**
    * Problems with pack {@code info} of the repository's store, read in one sequential pass ({@link
-   * dev.stele.blob.BlobStore#openStream}): one request per pack on S3, each chunk read into a buffer
-   * this thread reuses, so that a worker holds about one chunk, not the pack. The chunks are found
-   * by the index's entries, and the footer, at the end of the pass, must list the same; a pack no
-   * index names has its footer read first, by range.
+   * dev.stele.blob.BlobStore#openStream}): one request per pack on S3, each chunk read into a
+   * buffer this thread reuses, so that a worker holds about one chunk, not the pack. The chunks are
+   * found by the index's entries, and the footer, at the end of the pass, must list the same; a
+   * pack no index names has its footer read first, by range.
    *
    * @throws BlobNotFoundException if the pack is gone (deleted by a concurrent maintenance run)
    */

@@ -55,5 +55,4 @@ class ChunkCodecTest {
     assertThat(ChunkCodec.grown((4 << 20) + 1)).isEqualTo(8 << 20);
     assertThat(ChunkCodec.grown(Integer.MAX_VALUE)).isEqualTo(Integer.MAX_VALUE);
   }
-
 }

@@ -107,8 +107,7 @@ final class S3BlobStream extends InputStream {
           position += n;
           return n;
         }
-        broken =
-            new EOFException(what + ": the body ended at byte " + position + " of " + length);
+        broken = new EOFException(what + ": the body ended at byte " + position + " of " + length);
       } catch (IOException | SdkException e) {
         broken =
             e instanceof IOException io
@@ -119,7 +118,9 @@ final class S3BlobStream extends InputStream {
     }
   }
 
-  /** Reopens the object at {@link #position} after {@code broken}, or throws it when out of tries. */
+  /**
+   * Reopens the object at {@link #position} after {@code broken}, or throws it when out of tries.
+   */
   private void resume(IOException broken) throws IOException {
     body.abort();
     while (true) {

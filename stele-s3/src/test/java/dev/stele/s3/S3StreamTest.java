@@ -184,10 +184,10 @@ class S3StreamTest {
       Gets gets = new Gets();
       try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(gets))) {
         Repository repo = S3Repositories.init(store, S3Repositories.small(clock));
-        Path source =
-            new RandomTree(8).files(40).maxFileSize(256 << 10).links(false).writeTo(tmp);
+        Path source = new RandomTree(8).files(40).maxFileSize(256 << 10).links(false).writeTo(tmp);
         S3Repositories.backup(repo, source);
-        List<String> packs = store.list("packs/").stream().map(dev.stele.blob.BlobInfo::name).toList();
+        List<String> packs =
+            store.list("packs/").stream().map(dev.stele.blob.BlobInfo::name).toList();
         assertThat(packs).hasSizeGreaterThan(2);
 
         Verify.Result result = new Verify(repo).run(true, VerifyListener.NONE);

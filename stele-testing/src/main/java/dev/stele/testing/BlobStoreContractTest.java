@@ -265,8 +265,7 @@ public abstract class BlobStoreContractTest {
         .isInstanceOf(BlobNotFoundException.class);
     assertThatThrownBy(() -> store.openStream("absent")).isInstanceOf(BlobNotFoundException.class);
     // A prefix of other names is not a blob.
-    assertThatThrownBy(() -> store.openStream("present"))
-        .isInstanceOf(BlobNotFoundException.class);
+    assertThatThrownBy(() -> store.openStream("present")).isInstanceOf(BlobNotFoundException.class);
     assertThatThrownBy(() -> store.openStream("../escape"))
         .isInstanceOf(IllegalArgumentException.class);
   }

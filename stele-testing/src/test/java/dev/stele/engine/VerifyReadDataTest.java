@@ -108,7 +108,8 @@ class VerifyReadDataTest {
     entries.sort(Comparator.comparingInt(PackEntry::offset));
     PackEntry dropped = entries.remove(entries.size() / 2);
 
-    List<String> problems = PackCheck.check(repo, pack.getKey(), memory.read(pack.getKey()), entries);
+    List<String> problems =
+        PackCheck.check(repo, pack.getKey(), memory.read(pack.getKey()), entries);
 
     assertThat(problems)
         .contains(

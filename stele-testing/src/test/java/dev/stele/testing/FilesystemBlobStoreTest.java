@@ -355,5 +355,4 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
           .hasMessageContaining("packs/p: shrank while being read, at 500 of 1000");
     }
   }
-
 }
