@@ -3,6 +3,8 @@ package dev.stele.blob;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 
@@ -47,6 +49,16 @@ public interface BlobStore extends Closeable {
    * @throws BlobExistsException if {@code name} already exists (its content is left untouched)
    */
   void create(String name, byte[] data, Retention retention) throws IOException;
+
+  /**
+   * As {@link #create(String, byte[], Retention)}, with the content read from {@code file}, which
+   * the caller keeps: for a large blob (a pack) that was written to a spool file rather than held
+   * in memory. A store that can copy from a file without holding it whole does so; this default
+   * reads it into memory.
+   */
+  default void create(String name, Path file, Retention retention) throws IOException {
+    create(name, Files.readAllBytes(file), retention);
+  }
 
   /** The whole blob. */
   byte[] read(String name) throws IOException;

@@ -1,5 +1,6 @@
 package dev.stele.blob;
 
+import java.io.EOFException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -50,16 +51,49 @@ final class FileSync {
    * file gets the modes the umask allows for {@code readers}.
    */
   static Path writeTemporary(Path dir, byte[] data, Readers readers) throws IOException {
+    return writeTemporary(
+        dir,
+        out -> {
+          // In slices: the JDK copies a heap buffer into a temporary direct buffer of the same
+          // size and caches it per thread, so one 16 MiB write would pin 16 MiB of native memory.
+          ByteBuffer buffer = ByteBuffer.wrap(data);
+          while (buffer.position() < data.length) {
+            buffer.limit(Math.min(data.length, buffer.position() + IO_SLICE));
+            out.write(buffer);
+          }
+        },
+        readers);
+  }
+
+  /** As {@link #writeTemporary(Path, byte[], Readers)}, with a copy of {@code source}'s content. */
+  static Path writeTemporary(Path dir, Path source, Readers readers) throws IOException {
+    return writeTemporary(
+        dir,
+        out -> {
+          try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ)) {
+            long size = in.size();
+            for (long done = 0; done < size; ) {
+              long n = in.transferTo(done, size - done, out);
+              if (n <= 0 && in.size() <= done) {
+                throw new EOFException(source + " shrank while it was copied");
+              }
+              done += n;
+            }
+          }
+        },
+        readers);
+  }
+
+  private interface Content {
+    void writeTo(FileChannel out) throws IOException;
+  }
+
+  private static Path writeTemporary(Path dir, Content content, Readers readers)
+      throws IOException {
     Files.createDirectories(dir);
     Path temp = dir.resolve(UUID.randomUUID() + ".tmp");
     try (FileChannel out = FileChannel.open(temp, NEW_FILE, modes(dir, readers))) {
-      // In slices: the JDK copies a heap buffer into a temporary direct buffer of the same size
-      // and caches it per thread, so one 16 MiB write would pin 16 MiB of native memory.
-      ByteBuffer buffer = ByteBuffer.wrap(data);
-      while (buffer.position() < data.length) {
-        buffer.limit(Math.min(data.length, buffer.position() + IO_SLICE));
-        out.write(buffer);
-      }
+      content.writeTo(out);
       out.force(true);
     } catch (IOException | RuntimeException e) {
       Files.deleteIfExists(temp);

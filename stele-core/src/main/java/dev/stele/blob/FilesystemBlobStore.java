@@ -97,8 +97,32 @@ public final class FilesystemBlobStore implements BlobStore {
 
   @Override
   public void create(String name, byte[] data, Retention retention) throws IOException {
-    Path target = path(name);
     Objects.requireNonNull(data, "data");
+    create(
+        name,
+        data.length,
+        readers -> FileSync.writeTemporary(temporaries, data, readers),
+        retention);
+  }
+
+  /** Copies {@code file} into the store's temporary directory, never holding it in memory. */
+  @Override
+  public void create(String name, Path file, Retention retention) throws IOException {
+    Objects.requireNonNull(file, "file");
+    create(
+        name,
+        Files.size(file),
+        readers -> FileSync.writeTemporary(temporaries, file, readers),
+        retention);
+  }
+
+  private interface Temporary {
+    Path write(FileSync.Readers readers) throws IOException;
+  }
+
+  private void create(String name, long length, Temporary content, Retention retention)
+      throws IOException {
+    Path target = path(name);
     Objects.requireNonNull(retention, "retention");
     // Checked first so that a refused create leaves the existing blob's retention alone. A racing
     // loser that passes this check adds its retention to the winner's: longer, never shorter.
@@ -115,9 +139,9 @@ public final class FilesystemBlobStore implements BlobStore {
     Path temp;
     try {
       retentions.add(name, retention);
-      temp = FileSync.writeTemporary(temporaries, data, readers(name));
+      temp = content.write(readers(name));
     } catch (IOException e) {
-      throw refused(name, data.length, e);
+      throw refused(name, length, e);
     }
     try {
       FileSync.makeReadOnly(temp);

@@ -4,6 +4,7 @@ import dev.stele.blob.StorageRefusedException;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -54,14 +55,20 @@ public final class ChunkWriter implements Closeable {
   private final Pack.Builder[] current = new Pack.Builder[ChunkType.values().length];
   private final java.time.Instant retainUntil;
   private final Set<String> reusedPacks = ConcurrentHashMap.newKeySet();
+  private final Path spoolDirectory;
+
+  /** Packs handed to an upload that has not ended: their spool files, should none run. */
+  private final Map<String, Pack.Builder> queued = new ConcurrentHashMap<>();
 
   ChunkWriter(
       Repository repo,
       ChunkCodec codec,
       int packSize,
       int parallelUploads,
-      java.time.Instant retainUntil) {
+      java.time.Instant retainUntil,
+      Path spoolDirectory) {
     this.repo = repo;
+    this.spoolDirectory = spoolDirectory;
     this.retainUntil = retainUntil;
     this.codec = codec;
     this.packSize = packSize;
@@ -144,7 +151,7 @@ public final class ChunkWriter implements Closeable {
     synchronized (this) {
       int slot = entry.type().ordinal();
       if (current[slot] == null) {
-        current[slot] = new Pack.Builder();
+        current[slot] = new Pack.Builder(spoolDirectory);
       }
       current[slot].add(entry.id(), entry.type(), sealed, entry.rawLength());
       if (current[slot].size() >= packSize) {
@@ -228,12 +235,14 @@ public final class ChunkWriter implements Closeable {
     try {
       uploadSlots.acquire();
     } catch (InterruptedException e) {
+      pack.discard();
       Thread.currentThread().interrupt();
       throw new InterruptedIOException("interrupted while waiting to upload a pack");
     }
     synchronized (written) {
       unindexed.add(pack.name());
     }
+    queued.put(pack.name(), pack);
     Future<?> f =
         uploads.submit(
             () -> {
@@ -246,6 +255,7 @@ public final class ChunkWriter implements Closeable {
                 IOException io = e instanceof IOException x ? x : new IOException(e);
                 failure.compareAndSet(null, io);
               } finally {
+                queued.remove(pack.name());
                 uploadSlots.release();
               }
             });
@@ -272,6 +282,15 @@ public final class ChunkWriter implements Closeable {
   @Override
   public void close() {
     uploads.shutdownNow();
+    queued.values().forEach(Pack.Builder::discard);
+    synchronized (this) {
+      for (int slot = 0; slot < current.length; slot++) {
+        if (current[slot] != null) {
+          current[slot].discard();
+          current[slot] = null;
+        }
+      }
+    }
     List<String> abandoned;
     synchronized (written) {
       abandoned = new ArrayList<>(unindexed);

@@ -5,6 +5,7 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
 import com.github.luben.zstd.ZstdException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 
 /**
  * Compresses a payload behind a one-byte flag: {@code 0} stored as is, {@code 1} zstd. Data that
@@ -20,6 +21,11 @@ final class Compression {
   private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
       ThreadLocal.withInitial(ZstdDecompressCtx::new);
   private static final ThreadLocal<byte[]> FRAMES = ThreadLocal.withInitial(() -> new byte[0]);
+  // zstd reads and writes native buffers, one pair per thread grown to the largest chunk: on heap
+  // arrays zstd-jni pins them (a JNI critical region), and an allocation that fails while a thread
+  // holds one makes the collector grow the heap instead of collecting, so a backup's heap grew
+  // with its throughput rather than with what it holds (docs/performance.md).
+  private static final ThreadLocal<Native> NATIVE = ThreadLocal.withInitial(Native::new);
 
   private Compression() {}
 
@@ -50,7 +56,7 @@ final class Compression {
     if (level > 0 && len >= 64) {
       ZstdCompressCtx ctx = COMPRESSORS.get();
       ctx.setLevel(level);
-      int n = ctx.compressByteArray(out, 1, out.length - 1, data, off, len);
+      int n = NATIVE.get().compress(ctx, data, off, len, out);
       if (n < len) {
         out[0] = ZSTD;
         return new Framed(out, 1 + n);
@@ -108,6 +114,32 @@ final class Compression {
       return unframe(framed, (int) size, where);
     }
     return unframe(framed, Math.max(0, framed.length - 1), where);
+  }
+
+  /** A thread's native input and output buffers for zstd. */
+  private static final class Native {
+    private ByteBuffer in = ByteBuffer.allocateDirect(0);
+    private ByteBuffer out = ByteBuffer.allocateDirect(0);
+
+    /**
+     * Compresses {@code data[off, off+len)} into {@code framed} from index 1; returns the
+     * compressed length, copied only if it is below {@code len} (else the caller stores the data).
+     */
+    int compress(ZstdCompressCtx ctx, byte[] data, int off, int len, byte[] framed) {
+      int bound = (int) Zstd.compressBound(len);
+      if (in.capacity() < len) {
+        in = ByteBuffer.allocateDirect(len);
+      }
+      if (out.capacity() < bound) {
+        out = ByteBuffer.allocateDirect(bound);
+      }
+      in.clear().put(data, off, len);
+      int n = ctx.compressDirectByteBuffer(out, 0, bound, in, 0, len);
+      if (n < len) {
+        out.get(0, framed, 1, n);
+      }
+      return n;
+    }
   }
 
   @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared

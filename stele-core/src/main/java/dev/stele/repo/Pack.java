@@ -1,9 +1,13 @@
 package dev.stele.repo;
 
 import dev.stele.crypto.Aead;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -40,16 +44,32 @@ public final class Pack {
   }
 
   /**
-   * Builds one pack in memory. Sealed chunks are kept as they are and copied once, into an array of
-   * the exact final size, by {@link #finish}.
+   * Builds one pack in a spool file, so that a pack in the making costs no memory: sealed chunks
+   * are appended as they come, through a small buffer, and {@link #finish} adds the footer and
+   * trailer. The caller stores the file as the pack and then {@link #discard}s it.
    *
    * <p>Concurrency: not thread-safe; the pack writer confines it.
    */
   static final class Builder {
+    private static final int BUFFER = 256 << 10;
     private final String name = newName();
-    private final List<byte[]> chunks = new ArrayList<>();
     private final List<PackEntry> entries = new ArrayList<>();
-    private int size = MAGIC.length;
+    private final Path file;
+    private final OutputStream out;
+    private int size;
+
+    Builder(Path spoolDirectory) throws IOException {
+      Files.createDirectories(spoolDirectory);
+      file = Files.createTempFile(spoolDirectory, "stele-pack-", ".tmp");
+      try {
+        out = new BufferedOutputStream(Files.newOutputStream(file), BUFFER);
+        out.write(MAGIC);
+      } catch (IOException | RuntimeException e) {
+        Files.deleteIfExists(file);
+        throw e;
+      }
+      size = MAGIC.length;
+    }
 
     String name() {
       return name;
@@ -67,33 +87,39 @@ public final class Pack {
       return entries;
     }
 
-    void add(Id id, ChunkType type, byte[] sealed, int rawLength) {
-      chunks.add(sealed);
+    void add(Id id, ChunkType type, byte[] sealed, int rawLength) throws IOException {
+      out.write(sealed);
       entries.add(new PackEntry(id, type, size, sealed.length, rawLength));
       size += sealed.length;
     }
 
-    /** The finished pack: magic, chunks, sealed footer, trailer. */
-    byte[] finish(byte[] blobKey) {
+    /** Ends the pack with its sealed footer and trailer; returns the file that holds it whole. */
+    Path finish(byte[] blobKey) throws IOException {
       ByteBuffer table = ByteBuffer.allocate(4 + entries.size() * PackEntry.ENCODED_BYTES);
       table.putInt(entries.size());
       for (PackEntry e : entries) {
         IndexCodec.putEntry(table, e);
       }
       byte[] footer = Aead.seal(blobKey, name.getBytes(StandardCharsets.UTF_8), table.array());
-      byte[] out = new byte[size + footer.length + TRAILER];
-      System.arraycopy(MAGIC, 0, out, 0, MAGIC.length);
-      int pos = MAGIC.length;
-      for (byte[] chunk : chunks) {
-        System.arraycopy(chunk, 0, out, pos, chunk.length);
-        pos += chunk.length;
+      out.write(footer);
+      out.write(ByteBuffer.allocate(4).putInt(footer.length).array());
+      out.write(END);
+      out.close();
+      return file;
+    }
+
+    /** Removes the spool file, finished or not. */
+    void discard() {
+      try {
+        out.close();
+      } catch (IOException ignored) {
+        // the file goes anyway
       }
-      chunks.clear();
-      System.arraycopy(footer, 0, out, pos, footer.length);
-      pos += footer.length;
-      ByteBuffer.wrap(out, pos, 4).putInt(footer.length);
-      System.arraycopy(END, 0, out, pos + 4, 4);
-      return out;
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException ignored) {
+        // a spool file left in the temporary directory costs only space
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import dev.stele.crypto.KdfParams;
 import dev.stele.crypto.MasterKey;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Instant;
@@ -262,7 +263,23 @@ public final class Repository implements Closeable {
    * repository's minimum from their creation).
    */
   public ChunkWriter newWriter(int parallelUploads, Instant atLeastUntil) {
-    return new ChunkWriter(this, codec, format.packSize(), parallelUploads, atLeastUntil);
+    return newWriter(parallelUploads, atLeastUntil, spoolDirectory());
+  }
+
+  /** As {@link #newWriter(int, Instant)}, building packs in {@code spoolDirectory}. */
+  ChunkWriter newWriter(int parallelUploads, Instant atLeastUntil, Path spoolDirectory) {
+    return new ChunkWriter(
+        this, codec, format.packSize(), parallelUploads, atLeastUntil, spoolDirectory);
+  }
+
+  /**
+   * Where packs are built before they are stored: {@code $TMPDIR} if set (as restic and borg use
+   * it), else the JVM's temporary directory.
+   */
+  private static Path spoolDirectory() {
+    String tmpdir = System.getenv("TMPDIR");
+    return Path.of(
+        tmpdir != null && !tmpdir.isBlank() ? tmpdir : System.getProperty("java.io.tmpdir"));
   }
 
   /**
@@ -408,7 +425,11 @@ public final class Repository implements Closeable {
   }
 
   void writePack(Pack.Builder pack, Instant atLeastUntil) throws IOException {
-    store.create(pack.name(), pack.finish(blobKey), retentionUntil(atLeastUntil));
+    try {
+      store.create(pack.name(), pack.finish(blobKey), retentionUntil(atLeastUntil));
+    } finally {
+      pack.discard();
+    }
   }
 
   /**

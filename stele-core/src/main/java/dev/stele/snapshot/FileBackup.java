@@ -56,7 +56,7 @@ import java.util.stream.Stream;
  */
 public final class FileBackup {
   private static final int FILES_IN_FLIGHT = 256;
-  private static final int SEAL_BUDGET_KIB = 32 * 1024;
+  private static final int SEAL_BUDGET_KIB = 8 * 1024;
 
   private final Repository repo;
   private final FileBackupOptions options;

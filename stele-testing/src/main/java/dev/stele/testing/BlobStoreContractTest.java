@@ -14,6 +14,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -29,6 +31,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The {@link BlobStore} contract, as tests every store must pass. Extend it and implement {@link
@@ -106,6 +109,22 @@ public abstract class BlobStoreContractTest {
     byte[] data = bytes(1000);
     store.create("packs/00/0001", data, Retention.NONE);
     assertThat(store.read("packs/00/0001")).isEqualTo(data);
+  }
+
+  @Test
+  void createFromAFileStoresItsBytesAndRefusesAnExistingName(@TempDir Path dir) throws IOException {
+    byte[] data = bytes(3 << 20);
+    Path file = Files.write(dir.resolve("pack"), data);
+    Retention retention = Retention.of(Mode.GOVERNANCE, retainedUntil());
+    store.create("packs/00/0002", file, retention);
+    assertThat(store.read("packs/00/0002")).isEqualTo(data);
+    assertThat(store.retention("packs/00/0002")).isEqualTo(retention);
+    assertThat(file).hasBinaryContent(data); // the caller's file is left as it was
+
+    Path other = Files.write(dir.resolve("other"), new byte[] {7});
+    assertThatThrownBy(() -> store.create("packs/00/0002", other, retention))
+        .isInstanceOf(BlobExistsException.class);
+    assertThat(store.read("packs/00/0002")).isEqualTo(data);
   }
 
   @Test
