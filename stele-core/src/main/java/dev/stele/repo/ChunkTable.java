@@ -35,6 +35,7 @@ final class ChunkTable {
   }
 
   private volatile Page[] pages = new Page[0];
+
   /** Entry ordinal + 1 per slot; 0 is empty. */
   private volatile int[] slots = new int[1024];
 

@@ -24,18 +24,21 @@ import java.util.function.IntPredicate;
  * not count their chunks, so a writer stores such a chunk again rather than depend on a pack that
  * is about to go.
  *
- * <p>Held in a {@link ChunkTable}, about 56 bytes per chunk; {@link #find} and {@link #packs}
- * make {@link Location} and {@link PackEntry} objects on demand.
+ * <p>Held in a {@link ChunkTable}, about 56 bytes per chunk; {@link #find} and {@link #packs} make
+ * {@link Location} and {@link PackEntry} objects on demand.
  *
  * <p>Concurrency: safe for concurrent reads and {@link #add}s. Adds take a lock; reads do not. A
  * pack appears in {@link #packs} with all its entries before {@link #find} returns its chunks.
  */
 public final class Index {
   private final ChunkTable table = new ChunkTable();
+
   /** Each pack's entries: a run of consecutive entries in {@link #table}. */
   private final Map<String, Run> packs = new ConcurrentHashMap<>();
+
   /** Pack names by ordinal; written under {@link #writeLock} before any entry names them. */
   private volatile String[] names = new String[16];
+
   private int packCount;
   private final Object writeLock = new Object();
   private final Map<String, List<PackEntry>> packsView = new PacksView();

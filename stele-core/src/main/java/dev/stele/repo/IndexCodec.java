@@ -173,7 +173,9 @@ final class IndexCodec {
         && (long) offset + length <= Integer.MAX_VALUE;
   }
 
-  /** {@link #checkEntry} of the entry at {@code in}'s position, making objects only to refuse it. */
+  /**
+   * {@link #checkEntry} of the entry at {@code in}'s position, making objects only to refuse it.
+   */
   private static void checkEncoded(String blob, String pack, ByteBuffer in)
       throws CorruptBlobException {
     int at = in.position();
