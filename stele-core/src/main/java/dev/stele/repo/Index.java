@@ -110,8 +110,14 @@ public final class Index {
 
   /** True if {@code id} is stored in a pack that is neither marked for deletion nor distrusted. */
   boolean hasLive(Id id) {
+    return livePack(id) != null;
+  }
+
+  /** The pack of {@code id} if it is neither marked for deletion nor distrusted, else null. */
+  String livePack(Id id) {
     int entry = table.find(id);
-    return entry >= 0 && !outgoing(names[table.pack(entry)]);
+    String pack = entry < 0 ? null : names[table.pack(entry)];
+    return pack == null || outgoing(pack) ? null : pack;
   }
 
   /**

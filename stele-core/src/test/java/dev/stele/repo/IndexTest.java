@@ -82,6 +82,7 @@ class IndexTest {
     index.add("marked", List.of(entry(id, 1)));
     assertThat(index.find(id)).isEqualTo(new Location("marked", entry(id, 1)));
     assertThat(index.hasLive(id)).isFalse();
+    assertThat(index.livePack(id)).isNull();
   }
 
   @Test
@@ -95,7 +96,7 @@ class IndexTest {
     assertThat(index.hasLive(id)).isFalse();
     assertThat(index.find(id).pack()).isEqualTo("damaged");
     index.add("rewritten", List.of(entry(id, 3)));
-    assertThat(index.hasLive(id)).isTrue();
+    assertThat(index.livePack(id)).isEqualTo("rewritten");
     assertThat(index.find(id)).isEqualTo(new Location("rewritten", entry(id, 3)));
   }
 
