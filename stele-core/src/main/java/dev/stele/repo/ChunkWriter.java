@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -89,9 +90,9 @@ public final class ChunkWriter implements Closeable {
    * other caller of this writer claimed it first.
    */
   public boolean claim(Id id) {
-    Index index = repo.index();
-    if (index.hasLive(id)) {
-      reusedPacks.add(index.find(id).pack());
+    String pack = repo.index().livePack(id);
+    if (pack != null) {
+      reusedPacks.add(pack);
       return false;
     }
     return claimed.add(id);
@@ -106,14 +107,14 @@ public final class ChunkWriter implements Closeable {
    */
   public boolean reuse(List<Id> ids) {
     Index index = repo.index();
-    for (Id id : ids) {
-      if (!index.hasLive(id)) {
+    String[] packs = new String[ids.size()];
+    for (int i = 0; i < packs.length; i++) {
+      packs[i] = index.livePack(ids.get(i));
+      if (packs[i] == null) {
         return false;
       }
     }
-    for (Id id : ids) {
-      reusedPacks.add(index.find(id).pack());
-    }
+    reusedPacks.addAll(Arrays.asList(packs));
     return true;
   }
 

@@ -15,11 +15,20 @@ public final class Id implements Comparable<Id> {
 
   private Id(byte[] bytes) {
     this.bytes = bytes;
-    this.hash =
-        (bytes[0] & 0xff) << 24
-            | (bytes[1] & 0xff) << 16
-            | (bytes[2] & 0xff) << 8
-            | (bytes[3] & 0xff);
+    this.hash = hashAt(bytes, 0);
+  }
+
+  /** The {@link #hashCode} of the id whose bytes start at {@code off} in {@code buf}. */
+  static int hashAt(byte[] buf, int off) {
+    return (buf[off] & 0xff) << 24
+        | (buf[off + 1] & 0xff) << 16
+        | (buf[off + 2] & 0xff) << 8
+        | (buf[off + 3] & 0xff);
+  }
+
+  /** True if the id whose bytes start at {@code off} in {@code buf} is this one. */
+  boolean isAt(byte[] buf, int off) {
+    return Arrays.equals(bytes, 0, BYTES, buf, off, off + BYTES);
   }
 
   public static Id of(byte[] bytes) {

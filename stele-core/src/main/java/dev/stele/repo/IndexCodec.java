@@ -5,10 +5,13 @@ import java.io.IOException;
 import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * The payload of an index blob (before {@link Envelope} seals it), all integers big-endian:
@@ -88,11 +91,11 @@ final class IndexCodec {
           throw new CorruptBlobException(
               blob, "entry count " + count + " of " + pack + " out of bounds");
         }
-        List<PackEntry> entries = new ArrayList<>(count);
+        int first = in.position();
         for (int i = 0; i < count; i++) {
-          entries.add(checkEntry(blob, pack, getEntry(in)));
+          checkEncoded(blob, pack, in);
         }
-        packs.put(pack, entries);
+        packs.put(pack, new Encoded(payload, first, count));
       }
       if (in.hasRemaining()) {
         throw new CorruptBlobException(blob, "trailing bytes in index");
@@ -100,6 +103,33 @@ final class IndexCodec {
       return new Contents(supersedes, packs);
     } catch (BufferUnderflowException | IllegalArgumentException e) {
       throw new CorruptBlobException(blob, "index payload malformed", e);
+    }
+  }
+
+  /**
+   * A pack's entries as the payload encodes them, checked, each decoded when asked for: a loaded
+   * index holds its own copy, so the decoded payload need not stay alive as objects.
+   */
+  private static final class Encoded extends AbstractList<PackEntry> implements RandomAccess {
+    private final byte[] payload;
+    private final int first;
+    private final int count;
+
+    Encoded(byte[] payload, int first, int count) {
+      this.payload = payload;
+      this.first = first;
+      this.count = count;
+    }
+
+    @Override
+    public PackEntry get(int i) {
+      int at = first + Objects.checkIndex(i, count) * PackEntry.ENCODED_BYTES;
+      return getEntry(ByteBuffer.wrap(payload, at, PackEntry.ENCODED_BYTES));
+    }
+
+    @Override
+    public int size() {
+      return count;
     }
   }
 
@@ -118,10 +148,7 @@ final class IndexCodec {
    * @throws CorruptBlobException naming {@code blob} otherwise
    */
   static PackEntry checkEntry(String blob, String pack, PackEntry e) throws CorruptBlobException {
-    if (e.offset() < Pack.MAGIC.length
-        || e.length() < Aead.OVERHEAD
-        || e.rawLength() < 0
-        || (long) e.offset() + e.length() > Integer.MAX_VALUE) {
+    if (!fits(e.offset(), e.length(), e.rawLength())) {
       throw new CorruptBlobException(
           blob,
           "entry for chunk "
@@ -137,6 +164,26 @@ final class IndexCodec {
               + ")");
     }
     return e;
+  }
+
+  private static boolean fits(int offset, int length, int rawLength) {
+    return offset >= Pack.MAGIC.length
+        && length >= Aead.OVERHEAD
+        && rawLength >= 0
+        && (long) offset + length <= Integer.MAX_VALUE;
+  }
+
+  /**
+   * {@link #checkEntry} of the entry at {@code in}'s position, making objects only to refuse it.
+   */
+  private static void checkEncoded(String blob, String pack, ByteBuffer in)
+      throws CorruptBlobException {
+    int at = in.position();
+    in.position(at + Id.BYTES);
+    ChunkType.of(in.get());
+    if (!fits(in.getInt(), in.getInt(), in.getInt())) {
+      checkEntry(blob, pack, getEntry(in.position(at)));
+    }
   }
 
   static PackEntry getEntry(ByteBuffer in) {

@@ -31,6 +31,28 @@ final class IndexLoader {
     LOADS.incrementAndGet();
     Map<Id, IndexCodec.Contents> contents = new LinkedHashMap<>();
     List<Id> damaged = new ArrayList<>();
+    read(repo, contents, damaged);
+    Map<Id, List<Id>> supersedes = new HashMap<>();
+    contents.forEach((id, c) -> supersedes.put(id, c.supersedes()));
+    List<Id> live = Index.live(supersedes);
+    Set<String> marked = new HashSet<>();
+    for (MaintenanceRecord record : repo.maintenanceRecords().values()) {
+      marked.addAll(record.markedPacks());
+    }
+    List<Id> superseded = new ArrayList<>(contents.keySet());
+    superseded.removeAll(live);
+    contents.keySet().retainAll(live);
+    Index index = new Index(live, superseded, damaged, marked);
+    for (Id id : live) {
+      // each payload let go once its packs are in the index: the load's peak stays near the index
+      contents.remove(id).packs().forEach(index::add);
+    }
+    return index;
+  }
+
+  /** Reads every index blob into {@code contents}, naming those that fail in {@code damaged}. */
+  private static void read(Repository repo, Map<Id, IndexCodec.Contents> contents, List<Id> damaged)
+      throws IOException {
     List<Repository.Read<IndexCodec.Contents>> reads =
         repo.readBlobs(
             BlobKind.INDEX,
@@ -48,19 +70,5 @@ final class IndexLoader {
         throw Objects.requireNonNull(read.problem());
       }
     }
-    Map<Id, List<Id>> supersedes = new HashMap<>();
-    contents.forEach((id, c) -> supersedes.put(id, c.supersedes()));
-    List<Id> live = Index.live(supersedes);
-    Set<String> marked = new HashSet<>();
-    for (MaintenanceRecord record : repo.maintenanceRecords().values()) {
-      marked.addAll(record.markedPacks());
-    }
-    List<Id> superseded = new ArrayList<>(contents.keySet());
-    superseded.removeAll(live);
-    Index index = new Index(live, superseded, damaged, marked);
-    for (Id id : live) {
-      contents.get(id).packs().forEach(index::add);
-    }
-    return index;
   }
 }
