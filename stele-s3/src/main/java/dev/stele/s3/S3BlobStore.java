@@ -151,6 +151,15 @@ public final class S3BlobStore implements BlobStore {
     creates.create(name, data, retention);
   }
 
+  /** Sends {@code file} as it is read, never holding it whole (unless it goes up in parts). */
+  @Override
+  public void create(String name, Path file, Retention retention) throws IOException {
+    BlobNames.check(name);
+    Objects.requireNonNull(file, "file");
+    Objects.requireNonNull(retention, "retention");
+    creates.create(name, file, retention);
+  }
+
   /**
    * The key's current version, in one GET. On a versioned bucket that may be an overwrite by
    * someone else; the repository verifies every blob and falls back to older versions itself

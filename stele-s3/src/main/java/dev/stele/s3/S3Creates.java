@@ -4,6 +4,9 @@ import dev.stele.blob.BlobExistsException;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
 import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
@@ -78,6 +81,15 @@ final class S3Creates {
   }
 
   void create(String name, byte[] data, Retention requested) throws IOException {
+    create(name, Body.of(data), requested);
+  }
+
+  /** As {@link #create(String, byte[], Retention)}, sending {@code file} as it is read. */
+  void create(String name, Path file, Retention requested) throws IOException {
+    create(name, Body.of(file), requested);
+  }
+
+  private void create(String name, Body data, Retention requested) throws IOException {
     String key = location.key(name);
     if (!requested.isNone() && !config.objectLock()) {
       throw new IOException(
@@ -92,16 +104,17 @@ final class S3Creates {
         requested.isNone()
             ? requested
             : Retention.of(requested.mode(), ceilSeconds(requested.until()));
-    byte[] md5 = md5(data);
+    byte[] md5 = data.md5();
     if (head(name) != null) {
       throw new BlobExistsException(name);
     }
-    boolean multipart = data.length > options.multipartThreshold();
+    boolean multipart = data.length() > options.multipartThreshold();
     String versionId = null;
     boolean ours = true;
     for (int attempt = 1; ; attempt++) {
       try {
-        versionId = multipart ? uploadInParts(key, data, md5) : put(key, data, md5, retention);
+        versionId =
+            multipart ? uploadInParts(key, data.bytes(), md5) : put(key, data, md5, retention);
         break;
       } catch (SdkException e) {
         if (S3Errors.status(e) == 412) {
@@ -113,7 +126,7 @@ final class S3Creates {
         retries.pause(attempt);
         HeadObjectResponse landed = head(name);
         if (landed != null) {
-          if (landed.contentLength() == data.length && md5Matches(landed, md5)) {
+          if (landed.contentLength() == data.length() && md5Matches(landed, md5)) {
             versionId = landed.versionId();
             ours = false; // landed earlier: nothing new to check about races
             break;
@@ -148,12 +161,12 @@ final class S3Creates {
     }
   }
 
-  private String put(String key, byte[] data, byte[] md5, Retention retention) {
+  private String put(String key, Body data, byte[] md5, Retention retention) {
     PutObjectRequest.Builder request =
         PutObjectRequest.builder()
             .bucket(location.bucket())
             .key(key)
-            .contentLength((long) data.length)
+            .contentLength(data.length())
             .contentMD5(Base64.getEncoder().encodeToString(md5))
             .metadata(Map.of(S3BlobStore.MD5_METADATA, HexFormat.of().formatHex(md5)))
             .ifNoneMatch("*");
@@ -162,7 +175,7 @@ final class S3Creates {
           .objectLockMode(ObjectLockMode.fromValue(retention.mode().name()))
           .objectLockRetainUntilDate(retention.until());
     }
-    return clients.writes.putObject(request.build(), RequestBody.fromBytes(data)).versionId();
+    return clients.writes.putObject(request.build(), data.requestBody()).versionId();
   }
 
   private String uploadInParts(String key, byte[] data, byte[] md5) throws IOException {
@@ -409,9 +422,83 @@ final class S3Creates {
     return down.equals(instant) ? down : down.plusSeconds(1);
   }
 
+  /**
+   * A blob's content: an array, or a file read as it is sent (a pack from its spool file), so that
+   * a create need not hold it in memory. A multipart upload still reads it whole.
+   */
+  private interface Body {
+    long length();
+
+    byte[] md5() throws IOException;
+
+    RequestBody requestBody();
+
+    byte[] bytes() throws IOException;
+
+    static Body of(byte[] data) {
+      return new Body() {
+        @Override
+        public long length() {
+          return data.length;
+        }
+
+        @Override
+        public byte[] md5() {
+          return S3Creates.md5(data);
+        }
+
+        @Override
+        public RequestBody requestBody() {
+          return RequestBody.fromBytes(data);
+        }
+
+        @Override
+        public byte[] bytes() {
+          return data;
+        }
+      };
+    }
+
+    static Body of(Path file) throws IOException {
+      long length = Files.size(file);
+      return new Body() {
+        @Override
+        public long length() {
+          return length;
+        }
+
+        @Override
+        public byte[] md5() throws IOException {
+          MessageDigest digest = newMd5();
+          byte[] buffer = new byte[1 << 16];
+          try (InputStream in = Files.newInputStream(file)) {
+            for (int n; (n = in.read(buffer)) > 0; ) {
+              digest.update(buffer, 0, n);
+            }
+          }
+          return digest.digest();
+        }
+
+        @Override
+        public RequestBody requestBody() {
+          return RequestBody.fromFile(file);
+        }
+
+        @Override
+        public byte[] bytes() throws IOException {
+          return Files.readAllBytes(file);
+        }
+      };
+    }
+  }
+
   static byte[] md5(byte[] data) {
+    return newMd5().digest(data);
+  }
+
+  private static MessageDigest newMd5() {
     try {
-      return MessageDigest.getInstance("MD5").digest(data);
+      return MessageDigest.getInstance("MD5");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("the JDK always has MD5", e);
     }
