@@ -20,6 +20,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class ChunkWriter implements Closeable {
   private final Pack.Builder[] current = new Pack.Builder[ChunkType.values().length];
   private final java.time.Instant retainUntil;
   private final Set<String> reusedPacks = ConcurrentHashMap.newKeySet();
-  private final Path spoolDirectory;
+  private @Nullable Path spoolDirectory;
 
   /** Packs handed to an upload that has not ended: their spool files, should none run. */
   private final Map<String, Pack.Builder> queued = new ConcurrentHashMap<>();
@@ -152,7 +153,7 @@ public final class ChunkWriter implements Closeable {
     synchronized (this) {
       int slot = entry.type().ordinal();
       if (current[slot] == null) {
-        current[slot] = new Pack.Builder(spoolDirectory);
+        current[slot] = newPack();
       }
       current[slot].add(entry.id(), entry.type(), sealed, entry.rawLength());
       if (current[slot].size() >= packSize) {
@@ -163,6 +164,23 @@ public final class ChunkWriter implements Closeable {
     if (full != null) {
       upload(full);
     }
+  }
+
+  /**
+   * A pack in a spool file, or in memory once no spool file could be made: a backup in a read-only
+   * container without a temporary directory still runs, as it did before spool files.
+   */
+  private Pack.Builder newPack() throws IOException {
+    if (spoolDirectory != null) {
+      try {
+        return Pack.Builder.spooled(spoolDirectory);
+      } catch (IOException e) {
+        LOG.debug(
+            "packs are built in memory: no spool file in {}: {}", spoolDirectory, e.toString());
+        spoolDirectory = null;
+      }
+    }
+    return Pack.Builder.inMemory();
   }
 
   /** Convenience: claims and stores {@code data} if new; returns its id either way. */

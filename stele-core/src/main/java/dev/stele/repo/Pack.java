@@ -1,7 +1,10 @@
 package dev.stele.repo;
 
+import dev.stele.blob.BlobStore;
+import dev.stele.blob.Retention;
 import dev.stele.crypto.Aead;
 import java.io.BufferedOutputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
@@ -13,7 +16,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Objects;
 import javax.crypto.AEADBadTagException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The pack layout: many sealed chunks in one blob, named {@code packs/<32 random hex digits>}.
@@ -46,7 +51,9 @@ public final class Pack {
   /**
    * Builds one pack in a spool file, so that a pack in the making costs no memory: sealed chunks
    * are appended as they come, through a small buffer, and {@link #finish} adds the footer and
-   * trailer. The caller stores the file as the pack and then {@link #discard}s it.
+   * trailer. Where no spool file can be made (a read-only container without a temporary directory)
+   * it builds the pack in memory instead. The caller stores it with {@link #storeIn} and then
+   * {@link #discard}s it.
    *
    * <p>Concurrency: not thread-safe; the pack writer confines it.
    */
@@ -54,20 +61,36 @@ public final class Pack {
     private static final int BUFFER = 256 << 10;
     private final String name = newName();
     private final List<PackEntry> entries = new ArrayList<>();
-    private final Path file;
+    private final @Nullable Path file;
+    private final @Nullable ByteArrayOutputStream memory;
     private final OutputStream out;
     private int size;
 
-    Builder(Path spoolDirectory) throws IOException {
+    /** A pack built in a new file in {@code spoolDirectory}. */
+    static Builder spooled(Path spoolDirectory) throws IOException {
       Files.createDirectories(spoolDirectory);
-      file = Files.createTempFile(spoolDirectory, "stele-pack-", ".tmp");
+      Path file = Files.createTempFile(spoolDirectory, "stele-pack-", ".tmp");
       try {
-        out = new BufferedOutputStream(Files.newOutputStream(file), BUFFER);
-        out.write(MAGIC);
+        return new Builder(
+            file, null, new BufferedOutputStream(Files.newOutputStream(file), BUFFER));
       } catch (IOException | RuntimeException e) {
         Files.deleteIfExists(file);
         throw e;
       }
+    }
+
+    /** A pack built in memory. */
+    static Builder inMemory() throws IOException {
+      ByteArrayOutputStream memory = new ByteArrayOutputStream(1 << 20);
+      return new Builder(null, memory, memory);
+    }
+
+    private Builder(@Nullable Path file, @Nullable ByteArrayOutputStream memory, OutputStream out)
+        throws IOException {
+      this.file = file;
+      this.memory = memory;
+      this.out = out;
+      out.write(MAGIC);
       size = MAGIC.length;
     }
 
@@ -93,8 +116,8 @@ public final class Pack {
       size += sealed.length;
     }
 
-    /** Ends the pack with its sealed footer and trailer; returns the file that holds it whole. */
-    Path finish(byte[] blobKey) throws IOException {
+    /** Ends the pack with its sealed footer and trailer. */
+    void finish(byte[] blobKey) throws IOException {
       ByteBuffer table = ByteBuffer.allocate(4 + entries.size() * PackEntry.ENCODED_BYTES);
       table.putInt(entries.size());
       for (PackEntry e : entries) {
@@ -105,7 +128,15 @@ public final class Pack {
       out.write(ByteBuffer.allocate(4).putInt(footer.length).array());
       out.write(END);
       out.close();
-      return file;
+    }
+
+    /** Stores the finished pack as {@code name} in {@code store}. */
+    void storeIn(BlobStore store, Retention retention) throws IOException {
+      if (file != null) {
+        store.create(name, file, retention);
+      } else {
+        store.create(name, Objects.requireNonNull(memory).toByteArray(), retention);
+      }
     }
 
     /** Removes the spool file, finished or not. */
@@ -116,7 +147,9 @@ public final class Pack {
         // the file goes anyway
       }
       try {
-        Files.deleteIfExists(file);
+        if (file != null) {
+          Files.deleteIfExists(file);
+        }
       } catch (IOException ignored) {
         // a spool file left in the temporary directory costs only space
       }

@@ -426,7 +426,8 @@ public final class Repository implements Closeable {
 
   void writePack(Pack.Builder pack, Instant atLeastUntil) throws IOException {
     try {
-      store.create(pack.name(), pack.finish(blobKey), retentionUntil(atLeastUntil));
+      pack.finish(blobKey);
+      pack.storeIn(store, retentionUntil(atLeastUntil));
     } finally {
       pack.discard();
     }

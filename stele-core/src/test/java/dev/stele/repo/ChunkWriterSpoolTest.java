@@ -81,6 +81,23 @@ class ChunkWriterSpoolTest {
     assertThat(repo.store().list(Pack.PREFIX)).isEmpty();
   }
 
+  @Test
+  void withoutAWritableSpoolDirectoryPacksAreBuiltInMemory() throws IOException {
+    Repository repo = init(FilesystemBlobStore.open(root.resolve("repo")));
+    Path notADirectory = Files.writeString(root.resolve("file"), "a file, not a directory");
+    try (ChunkWriter writer = repo.newWriter(2, null, notADirectory.resolve("spool"))) {
+      putRandomChunks(writer, 40, 8 << 10);
+      writer.flush();
+    }
+    List<BlobInfo> packs = repo.store().list(Pack.PREFIX);
+    assertThat(packs).hasSizeGreaterThanOrEqualTo(4);
+    for (BlobInfo pack : packs) {
+      byte[] bytes = repo.store().read(pack.name());
+      assertThat(PackCheck.check(repo, pack.name(), bytes, repo.index().packs().get(pack.name())))
+          .isEmpty();
+    }
+  }
+
   private static void putRandomChunks(ChunkWriter writer, int count, int size) throws IOException {
     Random random = new Random(count);
     for (int i = 0; i < count; i++) {
