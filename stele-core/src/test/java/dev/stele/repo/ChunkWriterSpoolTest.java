@@ -39,19 +39,11 @@ class ChunkWriterSpoolTest {
 
   @Test
   void packsAreStoredWholeFromTheSpoolWhichIsEmptiedAfterwards() throws IOException {
-    Repository repo = init(FilesystemBlobStore.open(root.resolve("repo")));
     Path spool = root.resolve("spool");
-    try (ChunkWriter writer = repo.newWriter(2, null, spool)) {
-      putRandomChunks(writer, 40, 8 << 10);
-      writer.flush();
-    }
-    List<BlobInfo> packs = repo.store().list(Pack.PREFIX);
-    assertThat(packs).hasSizeGreaterThanOrEqualTo(4);
-    for (BlobInfo pack : packs) {
-      byte[] bytes = repo.store().read(pack.name());
-      assertThat(PackCheck.check(repo, pack.name(), bytes, repo.index().packs().get(pack.name())))
-          .isEmpty();
-    }
+    List<Path> offered = new CopyOnWriteArrayList<>();
+    Repository repo = init(recordingFileCreates(offered));
+    writePacks(repo, spool);
+    assertThat(offered).isNotEmpty().allMatch(file -> file.startsWith(spool));
     assertThat(spoolFiles(spool)).isEmpty();
   }
 
@@ -83,9 +75,27 @@ class ChunkWriterSpoolTest {
 
   @Test
   void withoutAWritableSpoolDirectoryPacksAreBuiltInMemory() throws IOException {
-    Repository repo = init(FilesystemBlobStore.open(root.resolve("repo")));
+    List<Path> offered = new CopyOnWriteArrayList<>();
+    Repository repo = init(recordingFileCreates(offered));
     Path notADirectory = Files.writeString(root.resolve("file"), "a file, not a directory");
-    try (ChunkWriter writer = repo.newWriter(2, null, notADirectory.resolve("spool"))) {
+    writePacks(repo, notADirectory.resolve("spool"));
+    assertThat(offered).isEmpty();
+  }
+
+  /** A filesystem store that records each file a pack is created from. */
+  private BlobStore recordingFileCreates(List<Path> offered) {
+    return new ForwardingBlobStore(FilesystemBlobStore.open(root.resolve("repo"))) {
+      @Override
+      public void create(String name, Path file, Retention retention) throws IOException {
+        offered.add(file);
+        delegate().create(name, file, retention);
+      }
+    };
+  }
+
+  /** Stores enough chunks for several packs through {@code spool}; every pack must check. */
+  private static void writePacks(Repository repo, Path spool) throws IOException {
+    try (ChunkWriter writer = repo.newWriter(2, null, spool)) {
       putRandomChunks(writer, 40, 8 << 10);
       writer.flush();
     }
