@@ -12,6 +12,7 @@ import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -239,19 +240,17 @@ public final class FileBackup {
       return node.withChunks(parentNode.chunks());
     }
     filesNew.incrementAndGet();
+    // A file of at most the smallest chunk is one chunk: the walker reads it itself, which costs
+    // less than handing it to a reader and waiting for it (three thread wake-ups per file).
+    if (stat.size() <= chunker.params().minSize()) {
+      return readOrWarn(path, stat, node);
+    }
     acquire(filesInFlight, 1);
     CompletableFuture<Node> future = new CompletableFuture<>();
     readers.execute(
         () -> {
           try {
-            future.complete(readFile(path, stat, node));
-          } catch (IOException e) {
-            // Once the backup is failing (an upload refused, say), reads cut short are not the
-            // file's fault: the failure itself is reported, not one warning per file in flight.
-            if (failure.get() == null) {
-              warn(path, "cannot read (" + reason(e) + ")");
-            }
-            future.complete(null);
+            future.complete(readOrWarn(path, stat, node));
           } catch (Throwable t) {
             failure.compareAndSet(null, t);
             future.completeExceptionally(t);
@@ -260,6 +259,20 @@ public final class FileBackup {
           }
         });
     return future;
+  }
+
+  /** The file's node, or null (with a warning) if it cannot be read. */
+  private Node readOrWarn(Path path, FileStat stat, Node node) {
+    try {
+      return readFile(path, stat, node);
+    } catch (IOException e) {
+      // Once the backup is failing (an upload refused, say), reads cut short are not the file's
+      // fault: the failure itself is reported, not one warning per file in flight.
+      if (failure.get() == null) {
+        warn(path, "cannot read (" + reason(e) + ")");
+      }
+      return null;
+    }
   }
 
   private Node directory(Path dir, Node node, ParentTree parentTree) throws IOException {
@@ -316,19 +329,19 @@ public final class FileBackup {
     // link's target, /etc/shadow say, would be recorded under the file's name).
     try (FileChannel channel =
         FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      read =
-          streams
-              .get()
-              .chunk(
-                  channel,
-                  (buf, off, len) -> {
-                    Id id = repo.chunkId(buf, off, len);
-                    ids.add(id);
-                    listener.bytesRead(len);
-                    if (writer.claim(id)) {
-                      seal(id, Arrays.copyOfRange(buf, off, off + len));
-                    }
-                  });
+      byte[] whole = stat.size() <= chunker.params().minSize() ? readWhole(channel, stat) : null;
+      if (whole != null) {
+        read = whole.length;
+        if (read > 0) {
+          ids.add(chunkRead(whole, 0, whole.length, true));
+        }
+      } else {
+        channel.position(0);
+        read =
+            streams
+                .get()
+                .chunk(channel, (buf, off, len) -> ids.add(chunkRead(buf, off, len, false)));
+      }
     }
     listener.fileDone(path, read, false);
     if (read == stat.size() && !changedSince(path, stat)) {
@@ -341,6 +354,33 @@ public final class FileBackup {
             + read
             + " bytes read (the next backup reads it again)");
     return stat.changedWhileRead(read).toNode(node.name(), Node.Kind.FILE).withChunks(ids);
+  }
+
+  /**
+   * The whole content of a file no larger than the smallest chunk, which is then one chunk, without
+   * the chunker's buffer; null if the file is not {@code stat.size()} bytes long now.
+   */
+  private static byte[] readWhole(FileChannel channel, FileStat stat) throws IOException {
+    ByteBuffer content = ByteBuffer.allocate((int) stat.size());
+    while (content.hasRemaining()) {
+      if (channel.read(content) < 0) {
+        return null;
+      }
+    }
+    return channel.read(ByteBuffer.allocate(1)) < 0 ? content.array() : null;
+  }
+
+  /**
+   * Hashes a chunk just read and, if it is new, hands it to a sealer: {@code buf} itself if {@code
+   * owned}, else a copy of the range.
+   */
+  private Id chunkRead(byte[] buf, int off, int len, boolean owned) throws IOException {
+    Id id = repo.chunkId(buf, off, len);
+    listener.bytesRead(len);
+    if (writer.claim(id)) {
+      seal(id, owned ? buf : Arrays.copyOfRange(buf, off, off + len));
+    }
+    return id;
   }
 
   /** True if the file's attributes moved since {@code before}, or can no longer be read. */
