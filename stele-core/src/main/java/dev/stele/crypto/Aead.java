@@ -35,6 +35,7 @@ public final class Aead {
   private static final int SLICE = 16 * 1024;
   private static final byte[] ENC = "enc".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAC = "mac".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] NO_PREFIX = new byte[0];
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(Aead::newCipher);
   private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(Aead::newMac);
@@ -47,18 +48,11 @@ public final class Aead {
     byte[] iv = new byte[IV_BYTES];
     RANDOM.nextBytes(iv);
     System.arraycopy(iv, 0, out, 0, IV_BYTES);
-    try {
-      Subkeys subkeys = subkeys(key);
-      Cipher cipher = CIPHERS.get();
-      cipher.init(
-          Cipher.ENCRYPT_MODE, new SecretKeySpec(subkeys.enc, "AES"), new IvParameterSpec(iv));
-      int n = ctr(cipher, plaintext, off, len, out, IV_BYTES);
-      byte[] tag = tag(subkeys.mac, aad, out, 0, IV_BYTES + n);
-      System.arraycopy(tag, 0, out, IV_BYTES + n, TAG_BYTES);
-      return out;
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("AES-CTR encryption failed", e);
-    }
+    Subkeys subkeys = subkeys(key);
+    ctr(Cipher.ENCRYPT_MODE, subkeys.enc, out, 0, plaintext, off, len, out, IV_BYTES);
+    byte[] tag = tag(subkeys.mac, aad, out, 0, IV_BYTES + len);
+    System.arraycopy(tag, 0, out, IV_BYTES + len, TAG_BYTES);
+    return out;
   }
 
   public static byte[] seal(byte[] key, byte[] aad, byte[] plaintext) {
@@ -95,20 +89,41 @@ public final class Aead {
         expected, java.util.Arrays.copyOfRange(sealed, off + body, off + len))) {
       throw new AEADBadTagException("authentication tag mismatch");
     }
-    try {
-      Cipher cipher = CIPHERS.get();
-      cipher.init(
-          Cipher.DECRYPT_MODE,
-          new SecretKeySpec(subkeys.enc, "AES"),
-          new IvParameterSpec(sealed, off, IV_BYTES));
-      return ctr(cipher, sealed, off + IV_BYTES, body - IV_BYTES, out, 0);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("AES-CTR decryption failed", e);
-    }
+    int n = body - IV_BYTES;
+    ctr(Cipher.DECRYPT_MODE, subkeys.enc, sealed, off, sealed, off + IV_BYTES, n, out, 0);
+    return n;
   }
 
   public static byte[] open(byte[] key, byte[] aad, byte[] sealed) throws AEADBadTagException {
     return open(key, aad, sealed, 0, sealed.length);
+  }
+
+  /**
+   * AES-256-CTR under {@code encKey} from the counter block {@code iv[ivOff, ivOff+16)} over {@code
+   * in[off, off+len)} into {@code out}: OpenSSL's where it loads ({@link NativeCrypto}), else the
+   * JDK's.
+   */
+  private static void ctr(
+      int mode,
+      byte[] encKey,
+      byte[] iv,
+      int ivOff,
+      byte[] in,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
+    if (NativeCrypto.available()) {
+      NativeCrypto.aes256Ctr(encKey, iv, ivOff, in, off, len, out, outOff);
+      return;
+    }
+    try {
+      Cipher cipher = CIPHERS.get();
+      cipher.init(mode, new SecretKeySpec(encKey, "AES"), new IvParameterSpec(iv, ivOff, IV_BYTES));
+      jdkCtr(cipher, in, off, len, out, outOff);
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("AES-CTR failed", e);
+    }
   }
 
   /**
@@ -119,22 +134,36 @@ public final class Aead {
    * busy machine stayed in that path for most of its run (issue 12's profiles); slices get there
    * within the first megabytes. The output is the same single CTR stream.
    */
-  private static int ctr(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
+  private static void jdkCtr(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
       throws GeneralSecurityException {
     int done = 0;
     while (len - done > SLICE) {
       done += cipher.update(in, off + done, SLICE, out, outOff + done);
     }
-    return done + cipher.doFinal(in, off + done, len - done, out, outOff + done);
+    cipher.doFinal(in, off + done, len - done, out, outOff + done);
   }
 
+  /**
+   * The tag: HMAC-SHA256 under {@code macKey} of {@code be32(len(aad)) ‖ aad ‖ buf[off, off+len)}.
+   */
   private static byte[] tag(byte[] macKey, byte[] aad, byte[] buf, int off, int len) {
+    byte[] prefix = ByteBuffer.allocate(4 + aad.length).putInt(aad.length).put(aad).array();
+    return hmac(macKey, prefix, buf, off, len);
+  }
+
+  /**
+   * HMAC-SHA256 under {@code key} of {@code prefix ‖ data[off, off+len)}: OpenSSL's where it loads,
+   * else the JDK's.
+   */
+  static byte[] hmac(byte[] key, byte[] prefix, byte[] data, int off, int len) {
+    if (NativeCrypto.available()) {
+      return NativeCrypto.hmacSha256(key, prefix, data, off, len);
+    }
     try {
       Mac mac = MACS.get();
-      mac.init(new SecretKeySpec(macKey, "HmacSHA256"));
-      mac.update(ByteBuffer.allocate(4).putInt(aad.length).array());
-      mac.update(aad);
-      mac.update(buf, off, len);
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      mac.update(prefix);
+      mac.update(data, off, len);
       return mac.doFinal();
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("HMAC-SHA256 failed", e);
@@ -145,19 +174,10 @@ public final class Aead {
   @SuppressWarnings("ArrayRecordComponent")
   private record Subkeys(byte[] enc, byte[] mac) {}
 
-  /**
-   * Both subkeys from one initialisation of the MAC: {@code doFinal} leaves it keyed as it was. A
-   * chunk has a key of its own, so this runs once per chunk (tens of thousands per GiB).
-   */
+  /** Both subkeys of a message key. A chunk has a key of its own, so this runs once per chunk. */
   private static Subkeys subkeys(byte[] key) {
-    try {
-      Mac mac = MACS.get();
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      byte[] enc = mac.doFinal(ENC);
-      return new Subkeys(enc, mac.doFinal(MAC));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HMAC-SHA256 failed", e);
-    }
+    return new Subkeys(
+        hmac(key, NO_PREFIX, ENC, 0, ENC.length), hmac(key, NO_PREFIX, MAC, 0, MAC.length));
   }
 
   private static Cipher newCipher() {

@@ -12,15 +12,22 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Concurrency: immutable; each thread gets its own {@link Mac}. Safe for any number of threads.
  */
 final class KeyedHash {
+  private static final byte[] NO_PREFIX = new byte[0];
+  private final byte[] keyBytes;
   private final SecretKeySpec key;
   private final ThreadLocal<Mac> macs;
 
   public KeyedHash(byte[] key) {
-    this.key = new SecretKeySpec(key.clone(), "HmacSHA256");
+    this.keyBytes = key.clone();
+    this.key = new SecretKeySpec(keyBytes, "HmacSHA256");
     this.macs = ThreadLocal.withInitial(this::newMac);
   }
 
+  /** The hash of {@code data[off, off+len)}: OpenSSL's where it loads, else the JDK's. */
   public byte[] hash(byte[] data, int off, int len) {
+    if (NativeCrypto.available()) {
+      return NativeCrypto.hmacSha256(keyBytes, NO_PREFIX, data, off, len);
+    }
     Mac mac = macs.get();
     mac.update(data, off, len);
     return mac.doFinal();

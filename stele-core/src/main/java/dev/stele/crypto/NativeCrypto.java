@@ -1,0 +1,171 @@
+package dev.stele.crypto;
+
+import com.sun.jna.Memory;
+import com.sun.jna.Native;
+import com.sun.jna.NativeLibrary;
+import com.sun.jna.Pointer;
+import dev.stele.jna.ShippedJna;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * HMAC-SHA256, SHA-256 and AES-256-CTR from the system's OpenSSL ({@code libcrypto.so.3}, Debian's
+ * {@code libssl3}). The JDK computes the same functions, but at speed only once C2 has compiled its
+ * SHA-256 and AES intrinsics: a command in a fresh JVM pays for that compilation, and a command
+ * that runs without C2 (the launcher's choice for short commands) hashes at a tenth of the speed.
+ * OpenSSL's are native from the first byte, and an AES key schedule costs it a fraction of what the
+ * JDK's {@code Cipher.init} costs, which matters with a key per chunk. Same functions, so the same
+ * bytes: {@link Aead}, {@link KeyedHash} and {@link Digests} use the JDK where this library does
+ * not load (or with {@code -Dstele.crypto.java=true}).
+ *
+ * <p>Bytes go to the library through a per-thread native buffer of {@link #SLICE} bytes, a slice at
+ * a time, so a chunk of megabytes costs no native memory of its size.
+ *
+ * <p>Concurrency: every call uses its own OpenSSL context and its thread's buffer. Safe for any
+ * number of threads.
+ */
+final class NativeCrypto {
+  private static final String LIBRARY = "libcrypto.so.3";
+  static final int SLICE = 64 * 1024;
+  private static final int DIGEST_BYTES = 32;
+
+  /** True once the library is bound; false where it is missing (then the JDK computes). */
+  private static final boolean AVAILABLE = bind();
+
+  private static final @Nullable Pointer SHA256_MD = AVAILABLE ? EVP_sha256() : null;
+  private static final @Nullable Pointer AES_256_CTR = AVAILABLE ? EVP_aes_256_ctr() : null;
+  private static final ThreadLocal<Memory> SCRATCH =
+      ThreadLocal.withInitial(() -> new Memory(SLICE));
+
+  private NativeCrypto() {}
+
+  private static boolean bind() {
+    if (Boolean.getBoolean("stele.crypto.java")) {
+      return false; // asked for the JDK's (to compare the two)
+    }
+    try {
+      ShippedJna.prepare();
+      Native.register(NativeCrypto.class, NativeLibrary.getInstance(LIBRARY));
+      return true;
+    } catch (LinkageError | RuntimeException e) {
+      return false;
+    }
+  }
+
+  static boolean available() {
+    return AVAILABLE;
+  }
+
+  /** HMAC-SHA256 under {@code key} of {@code prefix ‖ data[off, off+len)}. */
+  static byte[] hmacSha256(byte[] key, byte[] prefix, byte[] data, int off, int len) {
+    Memory scratch = SCRATCH.get();
+    byte[] out = new byte[DIGEST_BYTES];
+    if (prefix.length + len <= SLICE) { // one call: the usual case for keys and small chunks
+      scratch.write(0, prefix, 0, prefix.length);
+      scratch.write(prefix.length, data, off, len);
+      check(HMAC(SHA256_MD, key, key.length, scratch, prefix.length + len, out, null) != null);
+      return out;
+    }
+    Pointer ctx = HMAC_CTX_new();
+    check(ctx != null);
+    try {
+      check(HMAC_Init_ex(ctx, key, key.length, SHA256_MD, null) == 1);
+      update(ctx, scratch, prefix, 0, prefix.length);
+      update(ctx, scratch, data, off, len);
+      check(HMAC_Final(ctx, out, null) == 1);
+      return out;
+    } finally {
+      HMAC_CTX_free(ctx);
+    }
+  }
+
+  private static void update(Pointer ctx, Memory scratch, byte[] data, int off, int len) {
+    for (int done = 0; done < len; ) {
+      int n = Math.min(len - done, SLICE);
+      scratch.write(0, data, off + done, n);
+      check(HMAC_Update(ctx, scratch, n) == 1);
+      done += n;
+    }
+  }
+
+  /** SHA-256 of {@code data}. */
+  static byte[] sha256(byte[] data) {
+    byte[] out = new byte[DIGEST_BYTES];
+    check(SHA256(data, data.length, out) != null);
+    return out;
+  }
+
+  /**
+   * AES-256-CTR under {@code key} with the initial counter block {@code iv[ivOff, ivOff+16)} over
+   * {@code in[off, off+len)} into {@code out[outOff, …)}: the whole 128-bit block counts up, as the
+   * JDK's {@code AES/CTR/NoPadding} does. Encryption and decryption are the same.
+   */
+  static void aes256Ctr(
+      byte[] key, byte[] iv, int ivOff, byte[] in, int off, int len, byte[] out, int outOff) {
+    byte[] counter = java.util.Arrays.copyOfRange(iv, ivOff, ivOff + 16);
+    Memory scratch = SCRATCH.get();
+    int[] written = new int[1];
+    Pointer ctx = EVP_CIPHER_CTX_new();
+    check(ctx != null);
+    try {
+      check(EVP_EncryptInit_ex(ctx, AES_256_CTR, null, key, counter) == 1);
+      for (int done = 0; done < len; ) {
+        int n = Math.min(len - done, SLICE);
+        scratch.write(0, in, off + done, n);
+        check(EVP_EncryptUpdate(ctx, scratch, written, scratch, n) == 1 && written[0] == n);
+        scratch.read(0, out, outOff + done, n);
+        done += n;
+      }
+    } finally {
+      EVP_CIPHER_CTX_free(ctx);
+    }
+  }
+
+  private static void check(boolean ok) {
+    if (!ok) {
+      throw new IllegalStateException("OpenSSL (" + LIBRARY + ") refused a call");
+    }
+  }
+
+  // The C functions, bound by JNA's direct mapping. int is C's int; size_t is 64 bits on the Linux
+  // systems Stele runs on (x86_64, aarch64). The HMAC_* and SHA256 functions are deprecated in
+  // OpenSSL 3, not removed: they stay in its ABI for the 3.x series.
+
+  private static native Pointer EVP_sha256();
+
+  private static native Pointer EVP_aes_256_ctr();
+
+  // unsigned char *HMAC(const EVP_MD *md, const void *key, int key_len, const unsigned char *d,
+  //     size_t n, unsigned char *md, unsigned int *md_len)
+  private static native Pointer HMAC(
+      @Nullable Pointer md,
+      byte[] key,
+      int keyLen,
+      Pointer data,
+      long n,
+      byte[] out,
+      @Nullable Pointer outLen);
+
+  private static native Pointer HMAC_CTX_new();
+
+  private static native void HMAC_CTX_free(Pointer ctx);
+
+  private static native int HMAC_Init_ex(
+      Pointer ctx, byte[] key, int keyLen, @Nullable Pointer md, @Nullable Pointer engine);
+
+  private static native int HMAC_Update(Pointer ctx, Pointer data, long len);
+
+  private static native int HMAC_Final(Pointer ctx, byte[] out, @Nullable Pointer outLen);
+
+  // unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
+  private static native Pointer SHA256(byte[] data, long n, byte[] out);
+
+  private static native Pointer EVP_CIPHER_CTX_new();
+
+  private static native void EVP_CIPHER_CTX_free(Pointer ctx);
+
+  private static native int EVP_EncryptInit_ex(
+      Pointer ctx, @Nullable Pointer cipher, @Nullable Pointer engine, byte[] key, byte[] iv);
+
+  private static native int EVP_EncryptUpdate(
+      Pointer ctx, Pointer out, int[] outLen, Pointer in, int inLen);
+}
