@@ -29,15 +29,24 @@ final class NativeCrypto {
   static final int SLICE = 64 * 1024;
   private static final int DIGEST_BYTES = 32;
 
-  /** True once the library is bound; false where it is missing (then the JDK computes). */
-  private static final boolean AVAILABLE = bind();
-
   // Fetched once: OpenSSL 3 looks an algorithm up in its providers, under a lock, on every use of
   // the legacy EVP_sha256() and of the one-shot HMAC(), which was a tenth of a verify's samples.
-  private static final @Nullable Pointer SHA256_MD =
-      AVAILABLE ? EVP_MD_fetch(null, "SHA256", null) : null;
-  private static final @Nullable Pointer AES_256_CTR =
-      AVAILABLE ? EVP_CIPHER_fetch(null, "AES-256-CTR", null) : null;
+  private static final @Nullable Pointer SHA256_MD;
+  private static final @Nullable Pointer AES_256_CTR;
+
+  /**
+   * True once the library is bound and has both algorithms; false where it is missing or lacks one
+   * (then the JDK computes).
+   */
+  private static final boolean AVAILABLE;
+
+  static {
+    boolean bound = bind();
+    SHA256_MD = bound ? EVP_MD_fetch(null, "SHA256", null) : null;
+    AES_256_CTR = bound ? EVP_CIPHER_fetch(null, "AES-256-CTR", null) : null;
+    AVAILABLE = SHA256_MD != null && AES_256_CTR != null;
+  }
+
   private static final Cleaner CLEANER = Cleaner.create();
   private static final ThreadLocal<Contexts> CONTEXTS = ThreadLocal.withInitial(Contexts::new);
 
