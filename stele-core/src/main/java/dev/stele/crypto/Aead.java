@@ -115,12 +115,26 @@ public final class Aead {
       int outOff) {
     if (NativeCrypto.available()) {
       NativeCrypto.aes256Ctr(encKey, iv, ivOff, in, off, len, out, outOff);
-      return;
+    } else {
+      jdkCtr(mode, encKey, iv, ivOff, in, off, len, out, outOff);
     }
+  }
+
+  /** {@link #ctr} with the JDK's AES-CTR. */
+  static void jdkCtr(
+      int mode,
+      byte[] encKey,
+      byte[] iv,
+      int ivOff,
+      byte[] in,
+      int off,
+      int len,
+      byte[] out,
+      int outOff) {
     try {
       Cipher cipher = CIPHERS.get();
       cipher.init(mode, new SecretKeySpec(encKey, "AES"), new IvParameterSpec(iv, ivOff, IV_BYTES));
-      jdkCtr(cipher, in, off, len, out, outOff);
+      sliced(cipher, in, off, len, out, outOff);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR failed", e);
     }
@@ -134,7 +148,7 @@ public final class Aead {
    * busy machine stayed in that path for most of its run (issue 12's profiles); slices get there
    * within the first megabytes. The output is the same single CTR stream.
    */
-  private static void jdkCtr(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
+  private static void sliced(Cipher cipher, byte[] in, int off, int len, byte[] out, int outOff)
       throws GeneralSecurityException {
     int done = 0;
     while (len - done > SLICE) {
@@ -156,9 +170,13 @@ public final class Aead {
    * else the JDK's.
    */
   static byte[] hmac(byte[] key, byte[] prefix, byte[] data, int off, int len) {
-    if (NativeCrypto.available()) {
-      return NativeCrypto.hmacSha256(key, prefix, data, off, len);
-    }
+    return NativeCrypto.available()
+        ? NativeCrypto.hmacSha256(key, prefix, data, off, len)
+        : jdkHmac(key, prefix, data, off, len);
+  }
+
+  /** {@link #hmac} with the JDK's HMAC-SHA256. */
+  static byte[] jdkHmac(byte[] key, byte[] prefix, byte[] data, int off, int len) {
     try {
       Mac mac = MACS.get();
       mac.init(new SecretKeySpec(key, "HmacSHA256"));

@@ -91,6 +91,24 @@ class NativeCryptoTest {
     assertThat(opened).isEqualTo(plain);
   }
 
+  @Test
+  void aeadsJdkPathGivesTheSameBytes() {
+    // What Aead computes where libcrypto does not load: the same tags and ciphertext.
+    byte[] key = bytes(32);
+    byte[] prefix = bytes(36);
+    for (int len : LENGTHS) {
+      byte[] data = bytes(len + 11);
+      assertThat(Aead.jdkHmac(key, prefix, data, 11, len))
+          .isEqualTo(NativeCrypto.hmacSha256(key, prefix, data, 11, len));
+      byte[] iv = bytes(16);
+      byte[] viaJdk = new byte[len];
+      byte[] viaOpenSsl = new byte[len];
+      Aead.jdkCtr(Cipher.DECRYPT_MODE, key, iv, 0, data, 11, len, viaJdk, 0);
+      NativeCrypto.aes256Ctr(key, iv, 0, data, 11, len, viaOpenSsl, 0);
+      assertThat(viaJdk).as("length %d", len).isEqualTo(viaOpenSsl);
+    }
+  }
+
   private static byte[] jdkCtr(byte[] key, byte[] iv, byte[] in, int off, int len)
       throws Exception {
     Cipher cipher = Cipher.getInstance("AES/CTR/NoPadding");
