@@ -21,12 +21,15 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>Why not AES-GCM: every Stele command runs in a fresh JVM, and there JDK 17's GCM runs at 60–70
  * MiB/s until C2 compiles its GHASH intrinsic — after about 600 one-MiB calls, and decryption
- * cannot be sliced to get there sooner. AES-CTR (encrypted in slices, see {@code ctr}) and SHA-256
- * reach their intrinsics soon: 265 MiB/s against 61 for the first 150 MiB of one-MiB chunks in a
- * cold JVM on the project machine (see docs/performance.md). Warm, GCM is faster, but the CLI never
- * runs warm.
+ * cannot be sliced to get there sooner. AES-CTR (encrypted in slices, see {@code sliced}) and
+ * SHA-256 reach their intrinsics soon: 265 MiB/s against 61 for the first 150 MiB of one-MiB chunks
+ * in a cold JVM on the project machine (see docs/performance.md). Warm, GCM is faster, but the CLI
+ * never runs warm.
  *
- * <p>Concurrency: stateless; per-thread cipher and MAC instances. Safe for any number of threads.
+ * <p>Where OpenSSL's libcrypto loads, it computes both ({@link NativeCrypto}), natively from the
+ * first byte; else the JDK does. The bytes are the same.
+ *
+ * <p>Concurrency: stateless; per-thread contexts. Safe for any number of threads.
  */
 public final class Aead {
   static final int IV_BYTES = 16;
