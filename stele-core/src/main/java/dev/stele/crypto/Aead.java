@@ -38,7 +38,7 @@ public final class Aead {
   private static final int SLICE = 16 * 1024;
   private static final byte[] ENC = "enc".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] MAC = "mac".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] NO_PREFIX = new byte[0];
+  static final byte[] NO_PREFIX = new byte[0];
   private static final SecureRandom RANDOM = new SecureRandom();
   private static final ThreadLocal<Cipher> CIPHERS = ThreadLocal.withInitial(Aead::newCipher);
   private static final ThreadLocal<Mac> MACS = ThreadLocal.withInitial(Aead::newMac);
@@ -52,7 +52,7 @@ public final class Aead {
     RANDOM.nextBytes(iv);
     System.arraycopy(iv, 0, out, 0, IV_BYTES);
     Subkeys subkeys = subkeys(key);
-    ctr(Cipher.ENCRYPT_MODE, subkeys.enc, out, 0, plaintext, off, len, out, IV_BYTES);
+    ctr(subkeys.enc, out, 0, plaintext, off, len, out, IV_BYTES);
     byte[] tag = tag(subkeys.mac, aad, out, 0, IV_BYTES + len);
     System.arraycopy(tag, 0, out, IV_BYTES + len, TAG_BYTES);
     return out;
@@ -93,7 +93,7 @@ public final class Aead {
       throw new AEADBadTagException("authentication tag mismatch");
     }
     int n = body - IV_BYTES;
-    ctr(Cipher.DECRYPT_MODE, subkeys.enc, sealed, off, sealed, off + IV_BYTES, n, out, 0);
+    ctr(subkeys.enc, sealed, off, sealed, off + IV_BYTES, n, out, 0);
     return n;
   }
 
@@ -104,39 +104,26 @@ public final class Aead {
   /**
    * AES-256-CTR under {@code encKey} from the counter block {@code iv[ivOff, ivOff+16)} over {@code
    * in[off, off+len)} into {@code out}: OpenSSL's where it loads ({@link NativeCrypto}), else the
-   * JDK's.
+   * JDK's. Encrypting and decrypting are the same operation.
    */
   private static void ctr(
-      int mode,
-      byte[] encKey,
-      byte[] iv,
-      int ivOff,
-      byte[] in,
-      int off,
-      int len,
-      byte[] out,
-      int outOff) {
+      byte[] encKey, byte[] iv, int ivOff, byte[] in, int off, int len, byte[] out, int outOff) {
     if (NativeCrypto.available()) {
       NativeCrypto.aes256Ctr(encKey, iv, ivOff, in, off, len, out, outOff);
     } else {
-      jdkCtr(mode, encKey, iv, ivOff, in, off, len, out, outOff);
+      jdkCtr(encKey, iv, ivOff, in, off, len, out, outOff);
     }
   }
 
   /** {@link #ctr} with the JDK's AES-CTR. */
   static void jdkCtr(
-      int mode,
-      byte[] encKey,
-      byte[] iv,
-      int ivOff,
-      byte[] in,
-      int off,
-      int len,
-      byte[] out,
-      int outOff) {
+      byte[] encKey, byte[] iv, int ivOff, byte[] in, int off, int len, byte[] out, int outOff) {
     try {
       Cipher cipher = CIPHERS.get();
-      cipher.init(mode, new SecretKeySpec(encKey, "AES"), new IvParameterSpec(iv, ivOff, IV_BYTES));
+      cipher.init(
+          Cipher.ENCRYPT_MODE,
+          new SecretKeySpec(encKey, "AES"),
+          new IvParameterSpec(iv, ivOff, IV_BYTES));
       sliced(cipher, in, off, len, out, outOff);
     } catch (GeneralSecurityException e) {
       throw new IllegalStateException("AES-CTR failed", e);

@@ -7,7 +7,6 @@ package dev.stele.crypto;
  * <p>Concurrency: immutable. Safe for any number of threads.
  */
 final class KeyedHash {
-  private static final byte[] NO_PREFIX = new byte[0];
   private final byte[] key;
 
   public KeyedHash(byte[] key) {
@@ -16,7 +15,7 @@ final class KeyedHash {
 
   /** The hash of {@code data[off, off+len)}: OpenSSL's where it loads, else the JDK's. */
   public byte[] hash(byte[] data, int off, int len) {
-    return Aead.hmac(key, NO_PREFIX, data, off, len);
+    return Aead.hmac(key, Aead.NO_PREFIX, data, off, len);
   }
 
   public byte[] hash(byte[] data) {

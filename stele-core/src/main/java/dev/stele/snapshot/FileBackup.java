@@ -242,7 +242,7 @@ public final class FileBackup {
     filesNew.incrementAndGet();
     // A file of at most the smallest chunk is one chunk: the walker reads it itself, which costs
     // less than handing it to a reader and waiting for it (three thread wake-ups per file).
-    if (stat.size() <= chunker.params().minSize()) {
+    if (isOneChunk(stat)) {
       return readOrWarn(path, stat, node);
     }
     acquire(filesInFlight, 1);
@@ -329,7 +329,7 @@ public final class FileBackup {
     // link's target, /etc/shadow say, would be recorded under the file's name).
     try (FileChannel channel =
         FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
-      byte[] whole = stat.size() <= chunker.params().minSize() ? readWhole(channel, stat) : null;
+      byte[] whole = isOneChunk(stat) ? readWhole(channel, stat) : null;
       if (whole != null) {
         read = whole.length;
         if (read > 0) {
@@ -354,6 +354,11 @@ public final class FileBackup {
             + read
             + " bytes read (the next backup reads it again)");
     return stat.changedWhileRead(read).toNode(node.name(), Node.Kind.FILE).withChunks(ids);
+  }
+
+  /** True for a file no larger than the smallest chunk, which is therefore one chunk. */
+  private boolean isOneChunk(FileStat stat) {
+    return stat.size() <= chunker.params().minSize();
   }
 
   /**

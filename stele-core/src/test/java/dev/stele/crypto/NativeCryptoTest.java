@@ -103,7 +103,7 @@ class NativeCryptoTest {
       byte[] iv = bytes(16);
       byte[] viaJdk = new byte[len];
       byte[] viaOpenSsl = new byte[len];
-      Aead.jdkCtr(Cipher.DECRYPT_MODE, key, iv, 0, data, 11, len, viaJdk, 0);
+      Aead.jdkCtr(key, iv, 0, data, 11, len, viaJdk, 0);
       NativeCrypto.aes256Ctr(key, iv, 0, data, 11, len, viaOpenSsl, 0);
       assertThat(viaJdk).as("length %d", len).isEqualTo(viaOpenSsl);
     }
