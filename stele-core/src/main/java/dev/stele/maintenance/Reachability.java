@@ -1,6 +1,7 @@
 package dev.stele.maintenance;
 
 import dev.stele.repo.Id;
+import dev.stele.repo.IdTable;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.snapshot.Node;
@@ -12,9 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -40,7 +39,14 @@ final class Reachability {
   /** A batch shorter than this is read by the walking thread alone. */
   private static final int SMALL_BATCH = 8;
 
-  private final Map<Id, Instant> needed = new HashMap<>();
+  /**
+   * Every chunk reached, with the index in {@link #expiries} of the latest instant it is needed.
+   */
+  private final IdTable needed = new IdTable();
+
+  /** The distinct instants {@link #needed} refers to, at most one per snapshot. */
+  private final List<Instant> expiries = new ArrayList<>();
+
   private final List<String> problems = new ArrayList<>();
   private long trees;
 
@@ -90,9 +96,13 @@ final class Reachability {
   private void walk(
       Repository repo, SnapshotCatalog.Entry snapshot, Instant until, ExecutorService pool)
       throws IOException {
+    if (expiries.isEmpty() || !expiries.get(expiries.size() - 1).equals(until)) {
+      expiries.add(until);
+    }
+    int expiry = expiries.size() - 1;
     List<Id> pending = new ArrayList<>();
     Id root = Id.parse(snapshot.manifest().tree());
-    if (needed.putIfAbsent(root, until) == null) {
+    if (needed.putIfAbsent(root, expiry) < 0) {
       pending.add(root);
     }
     while (!pending.isEmpty()) {
@@ -130,12 +140,12 @@ final class Reachability {
         }
         for (Node node : tree.nodes()) {
           if (node.isDirectory()) {
-            if (needed.putIfAbsent(node.subtree(), until) == null) {
+            if (needed.putIfAbsent(node.subtree(), expiry) < 0) {
               pending.add(node.subtree());
             }
           } else {
             for (Id chunk : node.chunks()) {
-              needed.putIfAbsent(chunk, until);
+              needed.putIfAbsent(chunk, expiry);
             }
           }
         }
@@ -161,15 +171,17 @@ final class Reachability {
   }
 
   boolean reaches(Id chunk) {
-    return needed.containsKey(chunk);
+    return needed.get(chunk) >= 0;
   }
 
   /** Until when {@code chunk} is needed, or null if no live snapshot reaches it. */
-  Instant neededUntil(Id chunk) {
-    return needed.get(chunk);
+  @Nullable Instant neededUntil(Id chunk) {
+    int expiry = needed.get(chunk);
+    return expiry < 0 ? null : expiries.get(expiry);
   }
 
-  Map<Id, Instant> all() {
+  /** Every chunk and tree reached. */
+  Iterable<Id> all() {
     return needed;
   }
 

@@ -21,7 +21,7 @@ final class Unlocated {
 
   Unlocated(Repository repo, Reachability reach) throws IOException {
     this.repo = repo;
-    for (Id chunk : reach.all().keySet()) {
+    for (Id chunk : reach.all()) {
       if (repo.locate(chunk) == null) {
         chunks.add(chunk);
       }

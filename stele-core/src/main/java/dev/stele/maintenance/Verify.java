@@ -86,7 +86,7 @@ public final class Verify {
       Reachability reach = Reachability.of(repo, live, repo.format().minimumRetention());
       problems.addAll(reach.problems());
       long missing = 0;
-      for (Id chunk : reach.all().keySet()) {
+      for (Id chunk : reach.all()) {
         if (repo.locate(chunk) == null) {
           missing++;
           if (missing <= 20) {

@@ -90,7 +90,7 @@ final class ChunkTable {
     int idAt = (ordinal & (PAGE - 1)) * Id.BYTES;
     int[] s = slots;
     int mask = s.length - 1;
-    for (int i = start(Id.hashAt(page.ids, idAt), mask); ; i = (i + 1) & mask) {
+    for (int i = IdTable.start(Id.hashAt(page.ids, idAt), mask); ; i = (i + 1) & mask) {
       int held = s[i] - 1; // the writer is the only one to write slots
       if (held < 0) {
         if ((distinct + 1L) * 4 > s.length * 3L) {
@@ -115,7 +115,7 @@ final class ChunkTable {
   int find(Id id) {
     int[] s = slots;
     int mask = s.length - 1;
-    for (int i = start(id.hashCode(), mask); ; i = (i + 1) & mask) {
+    for (int i = IdTable.start(id.hashCode(), mask); ; i = (i + 1) & mask) {
       int held = (int) SLOT.getAcquire(s, i) - 1;
       if (held < 0) {
         return -1;
@@ -166,7 +166,7 @@ final class ChunkTable {
     for (int held : old) {
       if (held != 0) {
         Page page = pages[(held - 1) >>> PAGE_BITS];
-        int i = start(Id.hashAt(page.ids, ((held - 1) & (PAGE - 1)) * Id.BYTES), mask);
+        int i = IdTable.start(Id.hashAt(page.ids, ((held - 1) & (PAGE - 1)) * Id.BYTES), mask);
         while (grown[i] != 0) {
           i = (i + 1) & mask;
         }
@@ -174,11 +174,5 @@ final class ChunkTable {
       }
     }
     slots = grown;
-  }
-
-  /** Ids are keyed hashes, but spread the bits anyway: a table must not trust its keys' order. */
-  private static int start(int hash, int mask) {
-    int h = hash * 0x9E3779B9;
-    return (h ^ h >>> 16) & mask;
   }
 }
