@@ -49,8 +49,9 @@ class KdfTest {
     byte[] utf8 = new String(password).getBytes(StandardCharsets.UTF_8);
     assertThat(derived)
         .hasSize(32)
-        .isEqualTo(NativeArgon2.derive(utf8, salt, 2, KdfParams.DEFAULT_MEMORY_KIB, 1))
-        .isEqualTo(Kdf.bouncyCastle(utf8, salt, 2, KdfParams.DEFAULT_MEMORY_KIB, 1));
+        .isEqualTo(NativeArgon2.derive(utf8, salt, 2, KdfParams.DEFAULT_MEMORY_KIB, 2))
+        .isEqualTo(Kdf.bouncyCastle(utf8, salt, 2, KdfParams.DEFAULT_MEMORY_KIB, 2))
+        .isNotEqualTo(NativeArgon2.derive(utf8, salt, 2, KdfParams.DEFAULT_MEMORY_KIB, 1));
   }
 
   @Test
