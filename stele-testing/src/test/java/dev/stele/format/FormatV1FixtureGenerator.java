@@ -109,7 +109,7 @@ public final class FormatV1FixtureGenerator {
             .withPackSize(64 * 1024)
             .withCompressionLevel(3)
             .withWindows(Duration.ofHours(1), Duration.ofHours(6))
-            .withKdf(KdfParams.argon2id(1024, 1, salt(0x00)));
+            .withKdf(oneLane(salt(0x00)));
     try (Repository repo = Repository.init(store, PASSWORD.toCharArray(), init)) {
       FileBackupOptions options =
           FileBackupOptions.defaults("fixture-host").withThreads(1).withTags(List.of("first"));
@@ -138,8 +138,7 @@ public final class FormatV1FixtureGenerator {
       System.out.println("tombstone: " + tombstone.hex());
 
       clock.advance(Duration.ofHours(1));
-      String key =
-          repo.addKey(SECOND_PASSWORD.toCharArray(), KdfParams.argon2id(1024, 1, salt(0x10)));
+      String key = repo.addKey(SECOND_PASSWORD.toCharArray(), oneLane(salt(0x10)));
       System.out.println("second key: " + key);
 
       clock.advance(Duration.ofHours(1));
@@ -169,5 +168,10 @@ public final class FormatV1FixtureGenerator {
         Files.delete(p);
       }
     }
+  }
+
+  /** The fixture's KDF: 1024 KiB, one pass, one lane, as docs/format.md lists it. */
+  private static KdfParams oneLane(byte[] salt) {
+    return new KdfParams("argon2id", 1024, 1, 1, salt);
   }
 }
