@@ -128,7 +128,7 @@ final class DemoCommand extends SteleCommand {
     return (System.nanoTime() - since) / 1e9;
   }
 
-  private static void deleteTree(Path root) throws IOException {
+  static void deleteTree(Path root) throws IOException {
     Files.walkFileTree(
         root,
         new SimpleFileVisitor<>() {

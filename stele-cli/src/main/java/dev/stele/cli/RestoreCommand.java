@@ -1,9 +1,5 @@
 package dev.stele.cli;
 
-import dev.stele.cli.cluster.RestoreCreateCommand;
-import dev.stele.cli.cluster.RestoreDescribeCommand;
-import dev.stele.cli.cluster.RestoreGetCommand;
-import dev.stele.cli.cluster.RestoreLogsCommand;
 import dev.stele.snapshot.FileName;
 import dev.stele.snapshot.FileRestore;
 import dev.stele.snapshot.FileRestoreListener;
@@ -24,19 +20,15 @@ import picocli.CommandLine.Parameters;
  * snapshot is never called {@code create}, {@code get} or {@code describe} (ids are hex, or {@code
  * latest}), so the two uses cannot be confused; picocli takes those words as subcommands. That is
  * why SNAPSHOT and {@code --target} are checked here rather than declared required: picocli would
- * demand them before it reached a subcommand.
+ * demand them before it reached a subcommand. {@link Main} adds those subcommands only to a run
+ * that names one or builds the whole tree: their classes need the Kubernetes client's, which a
+ * restore from a local repository runs without (the launcher's short class path).
  */
 @Command(
     name = "restore",
     description =
         "Restore a snapshot, or a path of it, into a directory; or, with a subcommand, create and"
-            + " inspect the Restores of a cluster.",
-    subcommands = {
-      RestoreCreateCommand.class,
-      RestoreGetCommand.class,
-      RestoreDescribeCommand.class,
-      RestoreLogsCommand.class,
-    })
+            + " inspect the Restores of a cluster.")
 final class RestoreCommand extends SteleCommand {
   @Mixin RepositoryOptions repository;
   @Mixin AsOfOption asOf;

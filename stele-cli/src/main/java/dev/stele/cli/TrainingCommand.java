@@ -8,17 +8,17 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * {@code stele class-data-training}, hidden: the run the build records its class-data-sharing
- * archives from. It builds the whole command tree once, which a command run builds only the branch
- * of (see {@link Main#commandLine}), so that every command's classes are in the archive, and runs
- * the quick demo (local repository, backup, list, restore). That is the archive of commands on a
- * local repository.
+ * {@code stele class-data-training}, hidden: the runs the build records its class-data-sharing
+ * archives from. Without {@code --remote} it builds the branch of every command of {@link
+ * Main#LOCAL_COMMANDS} (a command run builds only its own, see {@link Main#commandLine}), runs the
+ * quick demo (local repository, backup, list, restore) and checks that repository: the archive of
+ * those commands on a local repository, which the launcher runs on the short class path.
  *
- * <p>With {@code --remote} it then opens an S3 repository at a closed loopback port, which loads
- * the AWS SDK's client, signing and HTTP classes without sending a request anywhere, and runs
- * {@code backup get} against a cluster at a closed loopback port, which loads the Kubernetes
- * client's classes: the archive of S3, server and cluster commands. Why two: the {@code stele}
- * launcher, which picks one.
+ * <p>With {@code --remote} it builds the whole command tree, runs the demo, then opens an S3
+ * repository at a closed loopback port, which loads the AWS SDK's client, signing and HTTP classes
+ * without sending a request anywhere, and runs {@code backup get} against a cluster at a closed
+ * loopback port, which loads the Kubernetes client's classes: the archive of everything else, on
+ * the whole class path. Why two: the {@code stele} launcher, which picks one.
  */
 @Command(name = "class-data-training", hidden = true)
 final class TrainingCommand extends SteleCommand {
@@ -27,8 +27,30 @@ final class TrainingCommand extends SteleCommand {
 
   @Override
   public Integer call() throws Exception {
-    Main.commandLine(env());
-    int code = Main.run(env(), "demo", "--quick");
+    if (remote) {
+      Main.commandLine(env());
+    } else {
+      for (Class<?> command : Main.LOCAL_COMMANDS) {
+        Main.commandLine(env(), Main.name(command));
+      }
+    }
+    Path dir = Files.createTempDirectory("stele-training-");
+    int code;
+    try {
+      code = Main.run(env(), "demo", "--quick", "--dir", dir.toString());
+      CliEnvironment demo =
+          env()
+              .withVariables(
+                  Map.of(
+                      Passwords.PASSWORD,
+                      DemoCommand.PASSWORD,
+                      RepositoryOptions.REPO,
+                      dir.resolve("repository").toString()));
+      Main.run(demo, "verify", "--read-data");
+      Main.run(demo, "ls", "latest");
+    } finally {
+      DemoCommand.deleteTree(dir);
+    }
     if (!remote) {
       return code;
     }

@@ -1,0 +1,153 @@
+package dev.stele.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The launcher runs the commands on a local repository on the distribution's short class path
+ * ({@code lib/} without {@code lib/remote/}), and they work there: each command of {@link
+ * Main#LOCAL_COMMANDS} is run through the {@code stele} launcher on the distribution this build
+ * packaged, on a local repository, its error paths too, and must neither fail for a missing class
+ * nor run on the whole path. Help, the cluster commands and a repository named by a URL must get
+ * the whole path.
+ */
+class ShortClassPathIT {
+  // failsafe runs in the module's directory, stele-cli
+  private static final Path CHECKOUT = Path.of("").toAbsolutePath().getParent();
+
+  @TempDir static Path tmp;
+  static Path repo;
+  static Path source;
+
+  /** What a run printed; the JVM's listing of its settings, the class path's jars among them. */
+  record Run(int code, String out, String err) {
+    boolean onShortPath() {
+      return !err.contains("/lib/remote/");
+    }
+  }
+
+  /** The commands (their first word) this test ran on the short path, with exit 0. */
+  private static final Set<String> ranShort = new HashSet<>();
+
+  @BeforeAll
+  static void aRepositoryWithOneSnapshot() throws Exception {
+    repo = tmp.resolve("repo");
+    source = Files.createDirectories(tmp.resolve("source/etc"));
+    Files.writeString(source.resolve("hosts"), "127.0.0.1 localhost\n");
+    Files.write(source.resolve("blob"), new byte[300_000]);
+    source = source.getParent();
+    shortOk("repo", "init", "--kdf-memory", "64", "--kdf-iterations", "1");
+    shortOk("snapshot", "create", source.toString());
+  }
+
+  @Test
+  void everyLocalCommandRunsOnTheShortPath() throws Exception {
+    assertThat(shortOk("--version").out()).startsWith("stele ");
+    assertThat(shortOk("snapshot", "list").out()).contains(source.toString());
+    shortOk("snapshot", "show", "latest");
+    assertThat(shortOk("ls", "latest:" + source).out()).contains("etc");
+    assertThat(shortOk("find", "hosts").out()).contains("hosts");
+    assertThat(shortOk("cat", "latest:" + source + "/etc/hosts").out())
+        .isEqualTo("127.0.0.1 localhost\n");
+    Path target = tmp.resolve("restored");
+    shortOk("restore", "latest:" + source, "--target", target.toString());
+    assertThat(target.resolve("etc/hosts")).hasContent("127.0.0.1 localhost");
+    assertThat(shortOk("verify", "--read-data").out()).contains("no problems found");
+    shortOk("repair");
+    shortOk("maintenance", "run");
+    shortOk("repo", "status");
+    shortOk("repo", "keys", "list");
+    shortOk("bench", "open");
+    shortOk("snapshot", "forget", "--keep-last", "1", "--dry-run");
+    shortOk("demo", "--quick", "--dir", tmp.resolve("demo").toString());
+
+    List<String> local = Main.LOCAL_COMMANDS.stream().map(Main::name).toList();
+    assertThat(ranShort).as("commands this test ran on the short path").containsAll(local);
+  }
+
+  @Test
+  void errorsOnTheShortPathAreOneLine() throws Exception {
+    Run wrongPassword = launch(Map.of("STELE_PASSWORD", "wrong"), "snapshot", "list");
+    assertThat(wrongPassword.onShortPath()).isTrue();
+    assertThat(wrongPassword.code()).isEqualTo(ExitCode.WRONG_PASSWORD);
+    assertThat(stele(wrongPassword.err())).hasSize(1);
+
+    Run missing = launch(Map.of(), "verify", "--repo", tmp.resolve("nothing").toString());
+    assertThat(missing.onShortPath()).isTrue();
+    assertThat(missing.code()).isNotZero();
+    assertThat(stele(missing.err())).hasSize(1);
+    assertThat(missing.err()).doesNotContain("NoClassDefFoundError", "Exception");
+  }
+
+  @Test
+  void helpClusterCommandsAndUrlsGetTheWholePath() throws Exception {
+    for (List<String> args :
+        List.of(
+            List.of("--help"),
+            List.of("restore", "--help"),
+            List.of("restore", "create", "--help"),
+            List.of("backup", "get", "--help"))) {
+      Run run = launch(Map.of(), args.toArray(String[]::new));
+      assertThat(run.onShortPath()).as("%s", args).isFalse();
+      assertThat(run.code()).as("%s: %s", args, run.err()).isZero();
+    }
+    assertThat(launch(Map.of(), "restore", "--help").out()).contains("create", "describe");
+    Run s3 =
+        launch(
+            Map.of(),
+            "snapshot",
+            "list",
+            "--repo",
+            "s3://bucket/r",
+            "--endpoint",
+            "http://[::1]:1");
+    assertThat(s3.onShortPath()).isFalse();
+    assertThat(s3.err()).doesNotContain("NoClassDefFoundError");
+  }
+
+  /** The lines of {@code err} that are Stele's own, after the JVM's settings listing. */
+  private static List<String> stele(String err) {
+    return err.lines().filter(l -> l.startsWith("stele:")).toList();
+  }
+
+  private static Run shortOk(String... args) throws Exception {
+    Run run = launch(Map.of(), args);
+    assertThat(run.err()).as("stele %s", String.join(" ", args)).doesNotContain("NoClassDef");
+    assertThat(run.code()).as("stele %s: %s", String.join(" ", args), run.err()).isZero();
+    assertThat(run.onShortPath()).as("stele %s ran on the short path", args[0]).isTrue();
+    ranShort.add(args[0]);
+    return run;
+  }
+
+  private static Run launch(Map<String, String> env, String... args)
+      throws IOException, InterruptedException {
+    List<String> command = new ArrayList<>(List.of(CHECKOUT.resolve("stele").toString()));
+    command.addAll(List.of(args));
+    ProcessBuilder pb = new ProcessBuilder(command).directory(tmp.toFile());
+    pb.environment().put("STELE_REPO", repo.toString());
+    pb.environment().put("STELE_PASSWORD", "short-path");
+    pb.environment().put("STELE_JAVA_OPTS", "-XshowSettings:properties");
+    pb.environment().remove("STELE_DIST");
+    pb.environment().putAll(env);
+    Path out = Files.createTempFile(tmp, "out", ".txt");
+    Path err = Files.createTempFile(tmp, "err", ".txt");
+    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+    assertThat(p.waitFor(2, TimeUnit.MINUTES)).as("stele %s ended", List.of(args)).isTrue();
+    String errText = Files.readString(err, StandardCharsets.UTF_8);
+    assertThat(errText).as("the JVM listed its class path").contains("java.class.path = ");
+    return new Run(p.exitValue(), Files.readString(out), errText);
+  }
+}
