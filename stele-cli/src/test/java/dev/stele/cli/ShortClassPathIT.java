@@ -105,6 +105,9 @@ class ShortClassPathIT {
       assertThat(run.code()).as("%s: %s", args, run.err()).isZero();
     }
     assertThat(launch(Map.of(), "restore", "--help").out()).contains("create", "describe");
+    Run cluster = launch(Map.of(), "backup", "get", "--kubeconfig", tmp.resolve("none").toString());
+    assertThat(cluster.onShortPath()).isFalse();
+    assertThat(cluster.err()).doesNotContain("NoClassDefFoundError");
     Run s3 =
         launch(
             Map.of(),
