@@ -72,6 +72,15 @@ public interface BlobStore extends Closeable {
   byte[] read(String name, long offset, int length) throws IOException;
 
   /**
+   * {@link #read(String, long, int)} into {@code into[0, length)} when {@code into} is that long,
+   * else into a new array; returns the array read into. A reader that goes through many ranges one
+   * at a time (restore) reads them without allocating where the store can; this default allocates.
+   */
+  default byte[] read(String name, long offset, int length, byte[] into) throws IOException {
+    return read(name, offset, length);
+  }
+
+  /**
    * The whole blob as a stream, for a reader that goes through a large blob once and keeps little
    * of it (verify reads every pack so): one sequential read, not the blob held whole. The stream
    * yields exactly the bytes created and then ends; should the store fail to deliver them all (a

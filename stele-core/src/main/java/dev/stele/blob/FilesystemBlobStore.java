@@ -22,6 +22,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A blob store in a local or mounted directory: each name segment is a directory, each blob a file.
@@ -225,6 +226,12 @@ public final class FilesystemBlobStore implements BlobStore {
 
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
+    return read(name, offset, length, null);
+  }
+
+  @Override
+  public byte[] read(String name, long offset, int length, byte @Nullable [] into)
+      throws IOException {
     Path file = path(name);
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
@@ -235,7 +242,9 @@ public final class FilesystemBlobStore implements BlobStore {
         throw new EOFException(
             name + ": range " + offset + "+" + length + " goes past the end (" + size + " bytes)");
       }
-      ByteBuffer buffer = ByteBuffer.allocate(length);
+      ByteBuffer buffer =
+          ByteBuffer.wrap(
+              into != null && into.length >= length ? into : new byte[length], 0, length);
       while (buffer.position() < length) {
         buffer.limit(Math.min(length, buffer.position() + FileSync.IO_SLICE));
         if (in.read(buffer, offset + buffer.position()) < 0) {

@@ -8,7 +8,9 @@ import java.util.List;
 /**
  * A store that passes every call to another: the base of decorators that change one or two
  * operations. A subclass overrides what it changes and nothing else, so a method added to the SPI
- * is forwarded by default instead of falling back to the interface's default.
+ * is forwarded by default instead of falling back to the interface's default. One exception: the
+ * range read into a caller's buffer keeps the interface's default, which calls {@link #read(String,
+ * long, int)}, so that a decorator of reads sees those too.
  */
 public abstract class ForwardingBlobStore implements BlobStore {
   private final BlobStore delegate;

@@ -39,15 +39,25 @@ final class ChunkCodec {
   }
 
   /**
+   * Opens the sealed chunk as {@link #open} does, into a buffer this thread reuses: the chunk is in
+   * {@code [0, entry.rawLength())} of what it returns, until this thread's next {@code openReused}
+   * or {@link #check}.
+   */
+  byte[] openReused(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
+    Scratch s = SCRATCH.get();
+    byte[] raw = s.raw(entry.rawLength());
+    open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), raw);
+    return raw;
+  }
+
+  /**
    * Checks the sealed chunk in {@code buf[off, off+entry.length)} as {@link #open} does, every step
    * of it, and that its content hashes to its id, which a writer that sealed the wrong bytes under
    * an id would break and authentication cannot see. Into buffers this thread reuses: a reader that
    * keeps nothing allocates nothing per chunk.
    */
   void check(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
-    Scratch s = SCRATCH.get();
-    byte[] raw = s.raw(entry.rawLength());
-    open(pack, entry, buf, off, s.framed(entry.length() - Aead.OVERHEAD), raw);
+    byte[] raw = openReused(pack, entry, buf, off);
     if (!MessageDigest.isEqual(key.chunkId(raw, 0, entry.rawLength()), entry.id().bytes())) {
       throw new CorruptBlobException(where(pack, entry), "content does not match its id");
     }
@@ -75,7 +85,7 @@ final class ChunkCodec {
     }
   }
 
-  /** Per-thread buffers for {@link #check}, grown to hold the largest chunk seen. */
+  /** Per-thread buffers for {@link #openReused}, grown to hold the largest chunk seen. */
   private static final class Scratch {
     private byte[] framed = new byte[0];
     private byte[] raw = new byte[0];

@@ -329,9 +329,14 @@ public final class Repository implements Closeable {
         pack, failure, entry.offset(), entry.length(), b -> codec.open(pack, entry, b, 0));
   }
 
-  /** Opens a chunk from a buffer read from its pack at {@code off}. */
+  /**
+   * Opens a chunk from a buffer read from its pack at {@code off}, into a buffer the calling thread
+   * reuses: the chunk is {@code [0, entry.rawLength())} of what it returns, until the thread opens
+   * or checks another chunk. A restore writes each chunk out at once, so it allocates nothing per
+   * chunk.
+   */
   public byte[] openChunk(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
-    return codec.open(pack, entry, buf, off);
+    return codec.openReused(pack, entry, buf, off);
   }
 
   /** Checks a chunk as {@link #openChunk} opens it, keeping nothing. */

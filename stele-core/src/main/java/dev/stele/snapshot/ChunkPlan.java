@@ -107,7 +107,7 @@ final class ChunkPlan implements ContentPlan {
           new ChunkReader.Sink() {
             @Override
             public void chunk(Id id, byte[] plain) throws IOException {
-              restore.deliver(targets.get(id), plain);
+              restore.deliver(targets.get(id), plain, plain.length);
             }
 
             @Override

@@ -431,11 +431,11 @@ public final class FileRestore {
     }
   }
 
-  /** A chunk arrived: it is written to every place in {@code targets}. */
-  void deliver(List<ContentPlan.Target> targets, byte[] plain) throws IOException {
+  /** A chunk arrived, {@code plain[0, length)}: it is written to every place in {@code targets}. */
+  void deliver(List<ContentPlan.Target> targets, byte[] plain, int length) throws IOException {
     for (ContentPlan.Target t : targets) {
-      if (t.file().write(t.offset(), plain)) {
-        listener.bytesWritten(plain.length);
+      if (t.file().write(t.offset(), plain, length)) {
+        listener.bytesWritten(length);
       }
     }
   }
@@ -509,16 +509,23 @@ public final class FileRestore {
     }
   }
 
+  /**
+   * Gives the file or directory open as {@code fd} {@code node}'s owner (as root), mode and time.
+   */
+  private void setMetadata(int fd, Node node, String shown) {
+    setMetadata(fd, node.uid(), node.gid(), node.mode(), node.mtimeNanos(), shown);
+  }
+
   /** Gives the file or directory open as {@code fd} its owner (as root), mode and time. */
-  void setMetadata(int fd, Node node, String shown) {
+  void setMetadata(int fd, int uid, int gid, int mode, long mtimeNanos, String shown) {
     metadata(
         shown,
         () -> {
           if (root) {
-            Libc.chown(fd, node.uid(), node.gid(), shown);
+            Libc.chown(fd, uid, gid, shown);
           }
-          Libc.chmod(fd, node.mode() & 07777, shown);
-          Libc.setMtime(fd, node.mtimeNanos(), shown);
+          Libc.chmod(fd, mode & 07777, shown);
+          Libc.setMtime(fd, mtimeNanos, shown);
         });
   }
 

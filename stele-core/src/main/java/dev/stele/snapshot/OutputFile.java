@@ -2,7 +2,6 @@ package dev.stele.snapshot;
 
 import com.sun.jna.Memory;
 import java.io.IOException;
-import java.util.List;
 
 /**
  * A file being restored. FileRestore creates it (empty, with {@code O_EXCL}) while it walks the
@@ -12,8 +11,8 @@ import java.util.List;
  * closes it and gives it its owner, mode and time. A file that lost a chunk never gets them, and
  * the restore removes it at the end.
  *
- * <p>Restore holds one of these per file until the end: it keeps its node without the chunk list
- * and makes the name shown in messages only when one is needed.
+ * <p>Restore holds one of these per file until the end: it keeps of the file's node only what it
+ * sets at the end, and makes the name shown in messages only when one is needed.
  *
  * <p>Concurrency: chunks of one file may arrive from several threads; all state is guarded by the
  * instance's lock.
@@ -28,8 +27,18 @@ final class OutputFile {
   private final FileRestore restore;
   private final TargetDir dir;
   private final byte[] name;
-  private final Node node;
-  private final Libc.Stat stat;
+
+  // Of the snapshot's node, what the file gets at the end.
+  private final long size;
+  private final long mtimeNanos;
+  private final int mode;
+  private final int uid;
+  private final int gid;
+
+  // The inode restore made, which every later open checks.
+  private final long device;
+  private final long inode;
+
   private int remaining;
 
   /** Where the furthest write so far ended. */
@@ -43,17 +52,23 @@ final class OutputFile {
     this.restore = restore;
     this.dir = dir;
     this.name = name;
-    this.node = node.withChunks(List.of());
-    this.stat = stat;
+    this.size = node.size();
+    this.mtimeNanos = node.mtimeNanos();
+    this.mode = node.mode();
+    this.uid = node.uid();
+    this.gid = node.gid();
+    this.device = stat.dev();
+    this.inode = stat.ino();
     this.remaining = chunks;
   }
 
   String shown() {
-    return dir.shown(node.name());
+    return dir.shown(FileName.decode(name, 0, name.length - 1)); // name is NUL-terminated
   }
 
+  /** The file restore made, as {@link Libc#fstat} gave it. */
   Libc.Stat stat() {
-    return stat;
+    return new Libc.Stat(Libc.S_IFREG, 1, device, inode);
   }
 
   byte[] name() {
@@ -70,14 +85,14 @@ final class OutputFile {
   }
 
   /**
-   * Writes a chunk at {@code offset}, page by page, skipping pages of zeros. Returns false if
-   * nothing was written: the file lost a chunk before, or it is no longer the file restore made (it
-   * was replaced; restore is told once).
+   * Writes a chunk, {@code data[0, length)}, at {@code offset}, page by page, skipping pages of
+   * zeros. Returns false if nothing was written: the file lost a chunk before, or it is no longer
+   * the file restore made (it was replaced; restore is told once).
    */
-  synchronized boolean write(long offset, byte[] data) throws IOException {
+  synchronized boolean write(long offset, byte[] data, int length) throws IOException {
     String shown = shown();
     if (!failed && fd < 0) {
-      fd = restore.target().openBelow(relative(), Libc.O_WRONLY, stat, shown);
+      fd = restore.target().openBelow(relative(), Libc.O_WRONLY, stat(), shown);
       if (fd < 0) {
         fail();
         restore.replaced(this);
@@ -89,16 +104,16 @@ final class OutputFile {
     }
     Memory buffer = BUFFER.get();
     int start = 0;
-    while (start < data.length) {
-      int end = Math.min(data.length, start + PAGE);
+    while (start < length) {
+      int end = Math.min(length, start + PAGE);
       if (isZero(data, start, end)) {
         start = end;
         continue;
       }
-      while (end < data.length
+      while (end < length
           && end - start < WRITE_SLICE
-          && !isZero(data, end, Math.min(data.length, end + PAGE))) {
-        end = Math.min(data.length, end + PAGE);
+          && !isZero(data, end, Math.min(length, end + PAGE))) {
+        end = Math.min(length, end + PAGE);
       }
       buffer.write(0, data, start, end - start);
       Libc.write(fd, buffer, end - start, offset + start, shown);
@@ -149,10 +164,10 @@ final class OutputFile {
       String shown = shown();
       try {
         if (!failed) {
-          if (written < node.size()) {
-            Libc.truncate(open, node.size(), shown);
+          if (written < size) {
+            Libc.truncate(open, size, shown);
           }
-          restore.setMetadata(open, node, shown);
+          restore.setMetadata(open, uid, gid, mode, mtimeNanos, shown);
         }
       } finally {
         Libc.close(open, shown);

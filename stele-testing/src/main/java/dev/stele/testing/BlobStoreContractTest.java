@@ -242,6 +242,23 @@ public abstract class BlobStoreContractTest {
   }
 
   @Test
+  void rangedReadIntoABufferGivesTheSliceAtItsStart() throws IOException {
+    byte[] data = bytes(100);
+    store.create("ranged", data, Retention.NONE);
+    byte[] large = new byte[64];
+    Arrays.fill(large, (byte) 7);
+    byte[] got = store.read("ranged", 10, 20, large);
+    assertThat(Arrays.copyOf(got, 20)).isEqualTo(Arrays.copyOfRange(data, 10, 30));
+    // A buffer too short is not written past its end: the slice comes in a new array.
+    byte[] small = new byte[5];
+    assertThat(store.read("ranged", 50, 50, small)).isEqualTo(Arrays.copyOfRange(data, 50, 100));
+    assertThat(small).containsOnly(0);
+    assertThatThrownBy(() -> store.read("ranged", 90, 11, large)).isInstanceOf(EOFException.class);
+    assertThatThrownBy(() -> store.read("absent/b", 0, 1, large))
+        .isInstanceOf(BlobNotFoundException.class);
+  }
+
+  @Test
   void rangedReadPastEndFails() throws IOException {
     store.create("ranged", bytes(100), Retention.NONE);
     assertThatThrownBy(() -> store.read("ranged", 90, 11)).isInstanceOf(EOFException.class);

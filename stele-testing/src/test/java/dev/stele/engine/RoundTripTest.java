@@ -4,6 +4,8 @@ import static dev.stele.engine.TestRepositories.backup;
 import static dev.stele.engine.TestRepositories.restore;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.blob.BlobStore;
+import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.repo.ChunkType;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
@@ -27,6 +29,10 @@ import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -201,6 +207,58 @@ class RoundTripTest {
     Set<String> treePacks = treePacks(fresh, result.manifest(), subPath);
     dataPacksRead.removeAll(treePacks);
     assertThat(dataPacksRead).isSubsetOf(neededPacks);
+  }
+
+  @Test
+  void aChunkInManyPlacesIsReadOnceAndWrittenToEachOfThem() throws IOException {
+    List<long[]> ranges = new ArrayList<>(); // pack number, start, end
+    Map<String, Integer> packs = new HashMap<>();
+    BlobStore logged =
+        new ForwardingBlobStore(new InMemoryBlobStore(clock)) {
+          @Override
+          public byte[] read(String name, long offset, int length) throws IOException {
+            synchronized (ranges) {
+              ranges.add(
+                  new long[] {
+                    packs.computeIfAbsent(name, k -> packs.size()), offset, offset + length
+                  });
+            }
+            return super.read(name, offset, length);
+          }
+        };
+    Repository written = TestRepositories.init(logged, TestRepositories.small(clock));
+    Path source = tmp.resolve("src");
+    byte[] block = new byte[3 << 20];
+    new Random(5).nextBytes(block);
+    Files.createDirectories(source.resolve("a/b"));
+    Files.write(source.resolve("one"), block);
+    Files.write(source.resolve("a/two"), block);
+    byte[] twice = Arrays.copyOf(block, 2 * block.length);
+    System.arraycopy(block, 0, twice, block.length, block.length);
+    Files.write(source.resolve("a/b/twice"), twice);
+    FileBackup.Result result = backup(written, source);
+    Repository fresh = TestRepositories.open(logged, clock);
+    fresh.index();
+    ranges.clear();
+
+    Path target = Files.createTempDirectory(tmp, "restore");
+    var restored = restore(fresh, result.manifest(), source, target);
+
+    assertThat(restored.warnings()).isEmpty();
+    TreeAssert.assertSameTree(source, target);
+    // Every chunk of the block lies in some pack range, read once although it goes to four places.
+    ranges.sort(Comparator.<long[]>comparingLong(r -> r[0]).thenComparingLong(r -> r[1]));
+    long readBytes = 0;
+    for (int i = 0; i < ranges.size(); i++) {
+      long[] r = ranges.get(i);
+      readBytes += r[2] - r[1];
+      if (i > 0 && ranges.get(i - 1)[0] == r[0]) {
+        assertThat(r[1])
+            .as("ranges of a pack read twice")
+            .isGreaterThanOrEqualTo(ranges.get(i - 1)[2]);
+      }
+    }
+    assertThat(readBytes).isGreaterThan(block.length).isLessThan(2L * block.length);
   }
 
   /** Packs holding the trees on the way from the root to {@code path} and below it. */

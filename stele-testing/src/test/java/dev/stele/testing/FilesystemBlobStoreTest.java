@@ -44,6 +44,13 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
     return clock.instant().plus(Duration.ofDays(30));
   }
 
+  @Test
+  void aRangeIsReadIntoTheCallersBufferWhenItIsLongEnough() throws IOException {
+    store.create("packs/p", new byte[] {1, 2, 3, 4, 5}, Retention.NONE);
+    byte[] buffer = new byte[16];
+    assertThat(store.read("packs/p", 1, 3, buffer)).isSameAs(buffer).startsWith(2, 3, 4);
+  }
+
   @ParameterizedTest
   @CsvSource({
     "022, r--r--r--, r--------, rwxr-xr-x",
