@@ -125,7 +125,9 @@ public final class Main implements Callable<Integer> {
   }
 
   public static void main(String[] args) {
-    System.exit(run(CliEnvironment.system(), args));
+    int code = run(CliEnvironment.system(), args);
+    HttpSelectors.stop();
+    System.exit(code);
   }
 
   /** Runs {@code stele args…} in {@code env}; returns the exit code. */
