@@ -30,6 +30,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import software.amazon.awssdk.core.exception.RetryableException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
@@ -180,6 +181,12 @@ public final class S3BlobStore implements BlobStore {
 
   @Override
   public byte[] read(String name, long offset, int length) throws IOException {
+    return read(name, offset, length, null);
+  }
+
+  @Override
+  public byte[] read(String name, long offset, int length, byte @Nullable [] into)
+      throws IOException {
     String key = location.key(BlobNames.check(name));
     if (offset < 0 || length < 0) {
       throw new IllegalArgumentException("negative offset or length: " + offset + ", " + length);
@@ -191,7 +198,7 @@ public final class S3BlobStore implements BlobStore {
       }
       return new byte[0];
     }
-    return readRange(name, b -> b.key(key), offset, length, e -> S3Errors.blob(name, e));
+    return readRange(name, b -> b.key(key), offset, length, into, e -> S3Errors.blob(name, e));
   }
 
   /** One GET, its body read as it arrives; see {@link S3BlobStream} for a body that breaks off. */
@@ -217,35 +224,55 @@ public final class S3BlobStore implements BlobStore {
 
   /**
    * Reads {@code length} bytes at {@code offset} of the object that {@code request} names ({@code
-   * what} in messages): a range past the end, or a short answer, is an {@link EOFException}; any
-   * other failure is what {@code failure} makes of it.
+   * what} in messages), into {@code into} if it is that long, else into a new array: the body is
+   * read straight into it, not gathered and copied as {@code getObjectAsBytes} does. A range past
+   * the end, or an answer of another length, is an {@link EOFException}; any other failure is what
+   * {@code failure} makes of it.
    */
   private byte[] readRange(
       String what,
       Consumer<GetObjectRequest.Builder> request,
       long offset,
       int length,
+      byte @Nullable [] into,
       Function<SdkException, IOException> failure)
       throws IOException {
     String range = "bytes=" + offset + "-" + (offset + length - 1);
-    byte[] bytes;
+    byte[] target = into != null && into.length >= length ? into : new byte[length];
+    int got;
     try {
-      bytes =
-          clients
-              .reads
-              .getObjectAsBytes(b -> request.accept(b.bucket(location.bucket()).range(range)))
-              .asByteArrayUnsafe();
+      got =
+          clients.reads.getObject(
+              b -> request.accept(b.bucket(location.bucket()).range(range)),
+              (response, body) -> {
+                try {
+                  int n = body.readNBytes(target, 0, length);
+                  return n == length && body.read() >= 0 ? length + 1 : n;
+                } catch (IOException e) {
+                  // As the SDK's own byte transformer: a body broken off is tried again.
+                  throw RetryableException.builder()
+                      .message("Failed to read response.")
+                      .cause(e)
+                      .build();
+                }
+              });
     } catch (SdkException e) {
       if (S3Errors.status(e) == 416) {
         throw new EOFException(what + ": offset " + offset + " is past the end");
       }
       throw failure.apply(e);
     }
-    if (bytes.length != length) {
+    if (got != length) {
       throw new EOFException(
-          what + ": asked for " + length + " bytes at " + offset + ", got " + bytes.length);
+          what
+              + ": asked for "
+              + length
+              + " bytes at "
+              + offset
+              + ", got "
+              + (got > length ? "more" : got));
     }
-    return bytes;
+    return target;
   }
 
   @Override
@@ -571,6 +598,7 @@ public final class S3BlobStore implements BlobStore {
         b -> b.key(key).versionId(versionId),
         offset,
         length,
+        null,
         e -> versionFailure(name, versionId, e));
   }
 
