@@ -19,9 +19,9 @@ import org.jspecify.annotations.Nullable;
  * files, each range read once (nearby chunks of a pack in one request) and each chunk opened once
  * and written to every file position that uses it.
  *
- * <p>The plan is one row per place a chunk goes, held in arrays, not objects: a restore plans every
- * file before it reads (so that a pack shared by many files is read once), and the Linux tree's
- * 79,000 files held 256 bytes of objects per row this way replaces (docs/performance.md).
+ * <p>The plan is one row per place a chunk goes, held in arrays (about 70 bytes a row), not in
+ * objects (about 250): a restore plans every file before it reads, so that a pack shared by many
+ * files is read once, and holds the plan to the end (docs/performance.md, eighth round).
  *
  * <p>Concurrency: planned by the walking thread, then each range is read by one worker thread.
  */
