@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 class HttpSelectorsTest {
   @Test
   void theSelectorOfAClientNoLongerUsedEndsAtOnce() throws Exception {
-    HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    HttpServer server =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext(
         "/",
         exchange -> {
