@@ -66,7 +66,10 @@ final class OutputFile {
     return dir.shown(FileName.decode(name, 0, name.length - 1)); // name is NUL-terminated
   }
 
-  /** The file restore made, as {@link Libc#fstat} gave it. */
+  /**
+   * The file restore made, for {@link Libc.Stat#sameFile}: its device and inode as {@link
+   * Libc#fstat} gave them (the type and link count are not kept).
+   */
   Libc.Stat stat() {
     return new Libc.Stat(Libc.S_IFREG, 1, device, inode);
   }

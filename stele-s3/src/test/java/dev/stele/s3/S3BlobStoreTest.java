@@ -51,4 +51,9 @@ class S3BlobStoreTest extends VersionedBlobStoreContractTest {
   protected boolean clockControlsRetention() {
     return false;
   }
+
+  @Override
+  protected boolean readsIntoTheCallersBuffer() {
+    return true;
+  }
 }

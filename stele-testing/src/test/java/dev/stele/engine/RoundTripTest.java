@@ -238,7 +238,7 @@ class RoundTripTest {
     Files.write(source.resolve("a/b/twice"), twice);
     FileBackup.Result result = backup(written, source);
     Repository fresh = TestRepositories.open(logged, clock);
-    fresh.index();
+    fresh.index(); // loaded now, so that only the restore's own reads are counted
     ranges.clear();
 
     Path target = Files.createTempDirectory(tmp, "restore");
