@@ -32,7 +32,9 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Concurrency: stateless; per-thread contexts. Safe for any number of threads.
  */
 public final class Aead {
-  static final int IV_BYTES = 16;
+  /** Where {@link #sealInPlace} expects the plaintext: after the room for the IV. */
+  public static final int IV_BYTES = 16;
+
   static final int TAG_BYTES = 32;
   public static final int OVERHEAD = IV_BYTES + TAG_BYTES;
   private static final int SLICE = 16 * 1024;
@@ -48,14 +50,25 @@ public final class Aead {
   /** Seals {@code plaintext[off, off+len)} into a new array of {@code len + OVERHEAD} bytes. */
   public static byte[] seal(byte[] key, byte[] aad, byte[] plaintext, int off, int len) {
     byte[] out = new byte[len + OVERHEAD];
+    System.arraycopy(plaintext, off, out, IV_BYTES, len);
+    sealInPlace(key, aad, out, len);
+    return out;
+  }
+
+  /**
+   * Seals in place: {@code buf[IV_BYTES, IV_BYTES+len)} holds the plaintext, and on return {@code
+   * buf[0, len+OVERHEAD)} is the sealed message, whose length is returned. {@code buf} must hold
+   * that many bytes. For a writer that builds each message in a buffer it reuses.
+   */
+  public static int sealInPlace(byte[] key, byte[] aad, byte[] buf, int len) {
     byte[] iv = new byte[IV_BYTES];
     RANDOM.nextBytes(iv);
-    System.arraycopy(iv, 0, out, 0, IV_BYTES);
+    System.arraycopy(iv, 0, buf, 0, IV_BYTES);
     Subkeys subkeys = subkeys(key);
-    ctr(subkeys.enc, out, 0, plaintext, off, len, out, IV_BYTES);
-    byte[] tag = tag(subkeys.mac, aad, out, 0, IV_BYTES + len);
-    System.arraycopy(tag, 0, out, IV_BYTES + len, TAG_BYTES);
-    return out;
+    ctr(subkeys.enc, iv, 0, buf, IV_BYTES, len, buf, IV_BYTES);
+    byte[] tag = tag(subkeys.mac, aad, buf, 0, IV_BYTES + len);
+    System.arraycopy(tag, 0, buf, IV_BYTES + len, TAG_BYTES);
+    return len + OVERHEAD;
   }
 
   public static byte[] seal(byte[] key, byte[] aad, byte[] plaintext) {

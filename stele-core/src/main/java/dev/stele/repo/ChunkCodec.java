@@ -24,10 +24,26 @@ final class ChunkCodec {
     this.level = level;
   }
 
+  /** The sealed chunk in a new array of its length. */
   byte[] seal(Id id, ChunkType type, byte[] data, int off, int len) {
-    Compression.Framed framed = Compression.frameReused(data, off, len, level);
-    return Aead.seal(key.chunkKey(id.bytes()), aad(id, type), framed.bytes(), 0, framed.length());
+    Sealed sealed = sealReused(id, type, data, off, len);
+    return Arrays.copyOf(sealed.bytes(), sealed.length());
   }
+
+  /**
+   * Seals a chunk into a buffer this thread reuses, framed in place and encrypted there: valid
+   * until this thread's next {@code sealReused}. For a writer that copies it out at once, so that a
+   * chunk costs no array of its size.
+   */
+  Sealed sealReused(Id id, ChunkType type, byte[] data, int off, int len) {
+    byte[] buf = SCRATCH.get().sealed(Aead.OVERHEAD + Compression.bound(len));
+    int framed = Compression.frame(data, off, len, level, buf, Aead.IV_BYTES);
+    return new Sealed(buf, Aead.sealInPlace(key.chunkKey(id.bytes()), aad(id, type), buf, framed));
+  }
+
+  /** A sealed chunk: {@code bytes[0, length)}. */
+  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
+  record Sealed(byte[] bytes, int length) {}
 
   /**
    * Opens the sealed chunk in {@code buf[off, off+entry.length)} and checks it is {@code entry}.
@@ -85,10 +101,24 @@ final class ChunkCodec {
     }
   }
 
-  /** Per-thread buffers for {@link #openReused}, grown to hold the largest chunk seen. */
+  /**
+   * Per-thread buffers for {@link #sealReused} and {@link #openReused}, grown to hold the largest
+   * chunk seen.
+   */
   private static final class Scratch {
     private byte[] framed = new byte[0];
     private byte[] raw = new byte[0];
+    private byte[] sealed = new byte[0];
+
+    // Grown to the length asked, not to a power of two: the largest chunk's bound is just over 4
+    // MiB,
+    // and a thread meets few new largest sizes, so growing exactly costs few allocations.
+    byte[] sealed(int length) {
+      if (sealed.length < length) {
+        sealed = new byte[length];
+      }
+      return sealed;
+    }
 
     byte[] framed(int length) {
       if (framed.length < length) {

@@ -131,11 +131,11 @@ public final class ChunkWriter implements Closeable {
   /** Seals and stores a chunk the caller claimed. */
   public void put(Id id, ChunkType type, byte[] data, int off, int len) throws IOException {
     rethrow();
-    byte[] sealed = codec.seal(id, type, data, off, len);
+    ChunkCodec.Sealed sealed = codec.sealReused(id, type, data, off, len);
     chunksStored.incrementAndGet();
     bytesNew.addAndGet(len);
-    bytesStored.addAndGet(sealed.length);
-    append(new PackEntry(id, type, 0, sealed.length, len), sealed);
+    bytesStored.addAndGet(sealed.length());
+    append(new PackEntry(id, type, 0, sealed.length(), len), sealed.bytes());
   }
 
   /**
@@ -147,6 +147,7 @@ public final class ChunkWriter implements Closeable {
     append(entry, sealed);
   }
 
+  /** Adds {@code sealed[0, entry.length())} to the current pack of its type. */
   @SuppressWarnings("EnumOrdinal") // a slot per type in this process's array, never stored
   private void append(PackEntry entry, byte[] sealed) throws IOException {
     Pack.Builder full = null;
@@ -155,7 +156,7 @@ public final class ChunkWriter implements Closeable {
       if (current[slot] == null) {
         current[slot] = newPack();
       }
-      current[slot].add(entry.id(), entry.type(), sealed, entry.rawLength());
+      current[slot].add(entry, sealed);
       if (current[slot].size() >= packSize) {
         full = current[slot];
         current[slot] = null;

@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import com.github.luben.zstd.EndDirective;
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
 import com.github.luben.zstd.ZstdDecompressCtx;
@@ -20,11 +21,10 @@ final class Compression {
       ThreadLocal.withInitial(ZstdCompressCtx::new);
   private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
       ThreadLocal.withInitial(ZstdDecompressCtx::new);
-  private static final ThreadLocal<byte[]> FRAMES = ThreadLocal.withInitial(() -> new byte[0]);
-  // zstd reads and writes native buffers, one pair per thread grown to the largest chunk: on heap
-  // arrays zstd-jni pins them (a JNI critical region), and an allocation that fails while a thread
-  // holds one makes the collector grow the heap instead of collecting, so a backup's heap grew
-  // with its throughput rather than with what it holds (docs/performance.md).
+  // zstd reads and writes native buffers, a small pair per thread: on heap arrays zstd-jni pins
+  // them (a JNI critical region), and an allocation that fails while a thread holds one makes the
+  // collector grow the heap instead of collecting, so a backup's heap grew with its throughput
+  // rather than with what it holds (docs/performance.md).
   private static final ThreadLocal<Native> NATIVE = ThreadLocal.withInitial(Native::new);
 
   private Compression() {}
@@ -33,38 +33,35 @@ final class Compression {
    * {@code flag ‖ payload} for {@code data[off, off+len)}; the result may be longer than needed.
    */
   static Framed frame(byte[] data, int off, int len, int level) {
-    return frame(data, off, len, level, new byte[1 + (int) Zstd.compressBound(len)]);
+    byte[] out = new byte[bound(len)];
+    return new Framed(out, frame(data, off, len, level, out, 0));
   }
 
   /**
-   * As {@link #frame}, into a buffer this thread reuses: the result is valid only until this
-   * thread's next call. For a caller that seals it at once, so that a chunk costs no framing array;
-   * the buffer stays with the thread, grown to the largest chunk it framed.
+   * The most bytes {@link #frame} writes for {@code len} bytes of data: the flag and the data as
+   * is, since a payload that does not shrink is stored so.
    */
-  static Framed frameReused(byte[] data, int off, int len, int level) {
-    int bound = 1 + (int) Zstd.compressBound(len);
-    byte[] out = FRAMES.get();
-    if (out.length < bound) {
-      out = new byte[bound];
-      FRAMES.set(out);
-    }
-    return frame(data, off, len, level, out);
+  static int bound(int len) {
+    return 1 + len;
   }
 
-  /** {@code out} holds at least {@code 1 + compressBound(len)} bytes. */
-  private static Framed frame(byte[] data, int off, int len, int level, byte[] out) {
+  /**
+   * Writes {@code flag ‖ payload} for {@code data[off, off+len)} into {@code out} from {@code
+   * outOff}, which must leave room for {@link #bound}{@code (len)} bytes; returns its length.
+   */
+  static int frame(byte[] data, int off, int len, int level, byte[] out, int outOff) {
     if (level > 0 && len >= 64) {
       ZstdCompressCtx ctx = COMPRESSORS.get();
       ctx.setLevel(level);
-      int n = NATIVE.get().compress(ctx, data, off, len, out);
+      int n = NATIVE.get().compress(ctx, data, off, len, out, outOff + 1);
       if (n < len) {
-        out[0] = ZSTD;
-        return new Framed(out, 1 + n);
+        out[outOff] = ZSTD;
+        return 1 + n;
       }
     }
-    out[0] = NONE;
-    System.arraycopy(data, off, out, 1, len);
-    return new Framed(out, 1 + len);
+    out[outOff] = NONE;
+    System.arraycopy(data, off, out, outOff + 1, len);
+    return 1 + len;
   }
 
   /** The inverse of {@link #frame}; {@code rawLength} must be the original length. */
@@ -116,29 +113,44 @@ final class Compression {
     return unframe(framed, Math.max(0, framed.length - 1), where);
   }
 
-  /** A thread's native input and output buffers for zstd. */
+  /**
+   * A thread's native input and output buffers for zstd, of {@link #SLICE} bytes each: a chunk is
+   * compressed as one frame, streamed through them a slice at a time, so that a thread compressing
+   * chunks of up to 4 MiB holds a quarter of a megabyte here, not twice the largest chunk (zstd
+   * keeps its own window of 1 MiB at level 2).
+   */
   private static final class Native {
-    private ByteBuffer in = ByteBuffer.allocateDirect(0);
-    private ByteBuffer out = ByteBuffer.allocateDirect(0);
+    private static final int SLICE = 128 << 10;
+    private final ByteBuffer in = ByteBuffer.allocateDirect(SLICE);
+    private final ByteBuffer out = ByteBuffer.allocateDirect(SLICE);
 
     /**
-     * Compresses {@code data[off, off+len)} into {@code framed} from index 1; returns the
-     * compressed length, copied only if it is below {@code len} (else the caller stores the data).
+     * Compresses {@code data[off, off+len)} into {@code dst} from {@code dstOff}; returns the
+     * compressed length if it is below {@code len}, else {@code len} (the caller stores the data);
+     * writes fewer than {@code len} bytes into {@code dst}.
      */
-    int compress(ZstdCompressCtx ctx, byte[] data, int off, int len, byte[] framed) {
-      int bound = (int) Zstd.compressBound(len);
-      if (in.capacity() < len) {
-        in = ByteBuffer.allocateDirect(len);
+    int compress(ZstdCompressCtx ctx, byte[] data, int off, int len, byte[] dst, int dstOff) {
+      ctx.setPledgedSrcSize(len);
+      int produced = 0;
+      for (int done = 0; done < len; ) {
+        int n = Math.min(SLICE, len - done);
+        in.clear().put(data, off + done, n).flip();
+        done += n;
+        EndDirective op = done == len ? EndDirective.END : EndDirective.CONTINUE;
+        boolean flushed;
+        do {
+          out.clear();
+          flushed = ctx.compressDirectByteBufferStream(out, in, op);
+          if (produced + out.position() < len) {
+            out.get(0, dst, dstOff + produced, out.position());
+          }
+          produced += out.position();
+        } while (in.hasRemaining() || (op == EndDirective.END && !flushed));
       }
-      if (out.capacity() < bound) {
-        out = ByteBuffer.allocateDirect(bound);
-      }
-      in.clear().put(data, off, len);
-      int n = ctx.compressDirectByteBuffer(out, 0, bound, in, 0, len);
-      if (n < len) {
-        out.get(0, framed, 1, n);
-      }
-      return n;
+      // A frame that does not shrink is still ended, not abandoned: after zstd-jni's reset the next
+      // setPledgedSrcSize was refused ("not authorized at current processing stage"). It costs the
+      // one whole compression of the chunk that the one-shot call always cost.
+      return Math.min(produced, len);
     }
   }
 

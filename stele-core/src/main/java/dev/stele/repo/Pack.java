@@ -110,10 +110,18 @@ public final class Pack {
       return entries;
     }
 
-    void add(Id id, ChunkType type, byte[] sealed, int rawLength) throws IOException {
-      out.write(sealed);
-      entries.add(new PackEntry(id, type, size, sealed.length, rawLength));
-      size += sealed.length;
+    /**
+     * Appends {@code sealed[0, entry.length())} as {@code entry} (whose offset is ignored). Written
+     * in slices of at most {@link #BUFFER} bytes: a channel writes a heap array through a temporary
+     * native buffer of the write's size, kept per thread, so a whole 4 MiB chunk would pin 4 MiB of
+     * native memory in every sealing thread.
+     */
+    void add(PackEntry entry, byte[] sealed) throws IOException {
+      for (int done = 0; done < entry.length(); done += BUFFER) {
+        out.write(sealed, done, Math.min(BUFFER, entry.length() - done));
+      }
+      entries.add(new PackEntry(entry.id(), entry.type(), size, entry.length(), entry.rawLength()));
+      size += entry.length();
     }
 
     /** Ends the pack with its sealed footer and trailer. */

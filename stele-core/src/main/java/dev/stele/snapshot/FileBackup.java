@@ -21,10 +21,11 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -43,11 +44,15 @@ import java.util.stream.Stream;
  * Takes one snapshot of one or more paths.
  *
  * <p>A pipeline: walker threads list and stat directories (subdirectories in parallel, joined in
- * name order) and build trees; reader threads read, chunk and hash files; sealer threads compress
- * and encrypt new chunks; the {@link ChunkWriter} packs and uploads them. Files whose size, times,
- * device and inode match the parent snapshot reuse its chunk list unread, and directories whose
- * entries all match reuse its tree chunk. Two semaphores bound what is in flight (files being read,
- * bytes waiting to be sealed), so memory stays flat whatever the input size.
+ * name order) and build trees; a file of at most the smallest chunk is one chunk, which the walker
+ * reads, hashes and, if new, seals itself; larger files go to reader threads, which read, chunk and
+ * hash them and hand each new chunk to a sealer thread (compression and encryption) in one of a few
+ * spare arrays, or seal it themselves when none is free; the {@link ChunkWriter} packs and uploads
+ * the sealed chunks. Files whose size, times, device and inode match the parent snapshot reuse its
+ * chunk list unread, and directories whose entries all match reuse its tree chunk. A semaphore
+ * bounds the files being read and the spares bound the chunks waiting to be sealed, so memory stays
+ * flat whatever the input size, and a chunk costs no array of its own: a backup's heap holds its
+ * buffers, not its throughput.
  *
  * <p>The snapshot is committed by a {@link SnapshotWriter}: its manifest is written last, once
  * every chunk is durable and indexed and what it reuses is retained as long as the snapshot needs;
@@ -57,7 +62,6 @@ import java.util.stream.Stream;
  */
 public final class FileBackup {
   private static final int FILES_IN_FLIGHT = 256;
-  private static final int SEAL_BUDGET_KIB = 8 * 1024;
 
   private final Repository repo;
   private final FileBackupOptions options;
@@ -65,10 +69,20 @@ public final class FileBackup {
   private final FastCdc chunker;
   private final Excludes excludes;
   private final Semaphore filesInFlight = new Semaphore(FILES_IN_FLIGHT);
-  private final Semaphore sealBudget = new Semaphore(SEAL_BUDGET_KIB);
   private final InFlight sealing = new InFlight();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
   private final ThreadLocal<ChunkStream> streams;
+  private final ThreadLocal<byte[]> wholeFiles;
+
+  /**
+   * Free arrays of the largest chunk's size for handing a chunk from a reader to a sealer, one per
+   * sealer, made when first wanted. A reader that finds none seals the chunk itself: one large file
+   * keeps the sealers and its reader busy, many files keep every reader busy, and nothing is
+   * allocated per chunk.
+   */
+  private final BlockingQueue<byte[]> spares;
+
+  private final AtomicInteger sparesToMake;
   private final List<String> warnings = new ArrayList<>();
   private final AtomicLong files = new AtomicLong();
   private final AtomicLong filesNew = new AtomicLong();
@@ -90,6 +104,9 @@ public final class FileBackup {
             new dev.stele.chunk.ChunkerParams(format.minSize(), format.avgSize(), format.maxSize()),
             repo.gearTable());
     this.streams = ThreadLocal.withInitial(() -> new ChunkStream(chunker));
+    this.wholeFiles = ThreadLocal.withInitial(() -> new byte[format.minSize()]);
+    this.spares = new ArrayBlockingQueue<>(options.threads());
+    this.sparesToMake = new AtomicInteger(options.threads());
     this.excludes = new Excludes(options.excludes());
   }
 
@@ -331,16 +348,16 @@ public final class FileBackup {
         FileChannel.open(path, StandardOpenOption.READ, LinkOption.NOFOLLOW_LINKS)) {
       byte[] whole = isOneChunk(stat) ? readWhole(channel, stat) : null;
       if (whole != null) {
-        read = whole.length;
+        read = stat.size();
         if (read > 0) {
-          ids.add(chunkRead(whole, 0, whole.length, true));
+          ids.add(chunkRead(whole, 0, (int) read, false));
         }
       } else {
         channel.position(0);
         read =
             streams
                 .get()
-                .chunk(channel, (buf, off, len) -> ids.add(chunkRead(buf, off, len, false)));
+                .chunk(channel, (buf, off, len) -> ids.add(chunkRead(buf, off, len, true)));
       }
     }
     listener.fileDone(path, read, false);
@@ -363,29 +380,59 @@ public final class FileBackup {
 
   /**
    * The whole content of a file no larger than the smallest chunk, which is then one chunk, without
-   * the chunker's buffer; null if the file is not {@code stat.size()} bytes long now.
+   * the chunker's buffer: {@code [0, stat.size())} of this thread's array for such files, valid
+   * until its next call; null if the file is not {@code stat.size()} bytes long now.
    */
-  private static byte[] readWhole(FileChannel channel, FileStat stat) throws IOException {
-    ByteBuffer content = ByteBuffer.allocate((int) stat.size());
+  private byte[] readWhole(FileChannel channel, FileStat stat) throws IOException {
+    byte[] whole = wholeFiles.get();
+    ByteBuffer content = ByteBuffer.wrap(whole, 0, (int) stat.size());
     while (content.hasRemaining()) {
       if (channel.read(content) < 0) {
         return null;
       }
     }
-    return channel.read(ByteBuffer.allocate(1)) < 0 ? content.array() : null;
+    return channel.read(ByteBuffer.allocate(1)) < 0 ? whole : null;
   }
 
   /**
-   * Hashes a chunk just read and, if it is new, hands it to a sealer: {@code buf} itself if {@code
-   * owned}, else a copy of the range.
+   * Hashes a chunk just read and, if it is new, stores it: on a sealer in a copy, if {@code
+   * mayHandOff} and a spare array is free, else here.
    */
-  private Id chunkRead(byte[] buf, int off, int len, boolean owned) throws IOException {
+  private Id chunkRead(byte[] buf, int off, int len, boolean mayHandOff) throws IOException {
     Id id = repo.chunkId(buf, off, len);
     listener.bytesRead(len);
     if (writer.claim(id)) {
-      seal(id, owned ? buf : Arrays.copyOfRange(buf, off, off + len));
+      byte[] spare = mayHandOff ? spare() : null;
+      if (spare != null) {
+        System.arraycopy(buf, off, spare, 0, len);
+        seal(id, spare, len);
+      } else {
+        put(id, buf, off, len);
+      }
     }
     return id;
+  }
+
+  /** A free spare array, made if fewer than allowed exist yet; null if none is free. */
+  private byte[] spare() {
+    byte[] spare = spares.poll();
+    if (spare == null && sparesToMake.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+      spare = new byte[chunker.params().maxSize()];
+    }
+    return spare;
+  }
+
+  /**
+   * Seals and stores a chunk in this thread. A failure to store it fails the backup: it is the
+   * repository's, not the file's (no warning that the file could not be read).
+   */
+  private void put(Id id, byte[] buf, int off, int len) throws IOException {
+    try {
+      writer.put(id, ChunkType.DATA, buf, off, len);
+    } catch (IOException | RuntimeException e) {
+      failure.compareAndSet(null, e);
+      throw e;
+    }
   }
 
   /** True if the file's attributes moved since {@code before}, or can no longer be read. */
@@ -397,18 +444,17 @@ public final class FileBackup {
     }
   }
 
-  private void seal(Id id, byte[] data) throws IOException {
-    int kib = Math.max(1, data.length >> 10);
-    acquire(sealBudget, kib);
+  /** Seals {@code spare[0, len)} on a sealer, which then frees the spare. */
+  private void seal(Id id, byte[] spare, int len) {
     sealing.start();
     sealers.execute(
         () -> {
           try {
-            writer.put(id, ChunkType.DATA, data, 0, data.length);
+            writer.put(id, ChunkType.DATA, spare, 0, len);
           } catch (Throwable t) {
             failure.compareAndSet(null, t);
           } finally {
-            sealBudget.release(kib);
+            spares.add(spare);
             sealing.done();
           }
         });
