@@ -110,8 +110,7 @@ final class ChunkCodec {
     private byte[] raw = new byte[0];
     private byte[] sealed = new byte[0];
 
-    // Grown to the length asked, not to a power of two: the largest chunk's bound is just over 4
-    // MiB,
+    // Grown to the length asked, not to a power of two: the largest chunk needs just over 4 MiB,
     // and a thread meets few new largest sizes, so growing exactly costs few allocations.
     byte[] sealed(int length) {
       if (sealed.length < length) {
