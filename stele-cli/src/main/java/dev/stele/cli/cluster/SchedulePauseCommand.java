@@ -4,6 +4,8 @@ import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Schedule;
 import dev.stele.k8s.api.ScheduleSpec;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -36,18 +38,13 @@ abstract class SchedulePauseCommand extends ClusterCommand {
         out().printf("Schedule \"%s\" is already %s.%n", name, done);
         continue;
       }
+      // A merge patch of the one field: the operator's status writes in between cannot make it
+      // fail with a conflict, as a read-modify-write edit would.
       client
           .resources(Schedule.class)
           .inNamespace(namespace)
           .withName(name)
-          .edit(
-              s -> {
-                if (s.getSpec() == null) {
-                  s.setSpec(new ScheduleSpec());
-                }
-                s.getSpec().paused = paused();
-                return s;
-              });
+          .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"spec\":{\"paused\":" + paused() + "}}");
       out().printf("Schedule \"%s\" %s.%n", name, done);
     }
     return ExitCode.OK;
