@@ -13,6 +13,7 @@ import dev.stele.maintenance.VerifyListener;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileBackup;
+import dev.stele.snapshot.FileBackupListener;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import dev.stele.testing.RandomTree;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -79,6 +81,29 @@ class AbandonedPacksTest {
     Path target = Files.createTempDirectory(tmp, "restore");
     assertThat(restore(repo, kept.manifest(), tmp.resolve("kept"), target).warnings()).isEmpty();
     TreeAssert.assertSameTree(tmp.resolve("kept"), target);
+  }
+
+  @Test
+  void aRefusalWhileSealingSmallFilesFailsTheBackupAndBlamesNoFile() throws IOException {
+    // Files of one chunk are sealed by the thread that walks to them, not handed to a sealer: the
+    // store's refusal reaches that thread, and must fail the backup rather than pass for a file
+    // that could not be read.
+    Path small = new RandomTree(3).files(2000).maxFileSize(4 << 10).writeTo(tmp.resolve("small"));
+    List<String> warnings = Collections.synchronizedList(new ArrayList<>());
+    FileBackupListener listener =
+        new FileBackupListener() {
+          @Override
+          public void warning(String message) {
+            warnings.add(message);
+          }
+        };
+    Repository failing =
+        TestRepositories.open(new RefusingBlobStore(store, "packs/", 1, false), clock);
+
+    assertThatThrownBy(
+            () -> new FileBackup(failing, TestRepositories.options(), listener).run(List.of(small)))
+        .hasMessageContaining("No space left");
+    assertThat(warnings).isEmpty();
   }
 
   @Test
