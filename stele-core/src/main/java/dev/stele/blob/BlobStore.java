@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A flat namespace of named, immutable byte strings: the only way Stele touches storage.
@@ -51,13 +52,23 @@ public interface BlobStore extends Closeable {
   void create(String name, byte[] data, Retention retention) throws IOException;
 
   /**
-   * As {@link #create(String, byte[], Retention)}, with the content read from {@code file}, which
-   * the caller keeps: for a large blob (a pack) that was written to a spool file rather than held
-   * in memory. A store that can copy from a file without holding it whole does so; this default
-   * reads it into memory.
+   * As {@link #create(String, byte[], Retention)}, with the content read from {@code file}: for a
+   * large blob (a pack) that was written to a spool file rather than held in memory. The file must
+   * not change from this call on; the caller may delete it afterwards. A store that can copy from a
+   * file without holding it whole does so, and one on the same filesystem may take the file over
+   * instead (a hard link, its modes made read-only); this default reads it into memory.
    */
   default void create(String name, Path file, Retention retention) throws IOException {
     create(name, Files.readAllBytes(file), retention);
+  }
+
+  /**
+   * Where a caller should build a large blob before {@link #create(String, Path, Retention)}, so
+   * that the store takes the file over rather than copying it; null (this default) where it makes
+   * no difference.
+   */
+  default @Nullable Path spoolDirectory() {
+    return null;
   }
 
   /** The whole blob. */

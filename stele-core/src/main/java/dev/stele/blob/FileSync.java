@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,6 +15,7 @@ import java.nio.file.attribute.PosixFilePermissions;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.UUID;
+import org.jspecify.annotations.Nullable;
 
 /** Small filesystem helpers for writing files durably: write, fsync, publish, fsync the parent. */
 final class FileSync {
@@ -82,6 +84,28 @@ final class FileSync {
           }
         },
         readers);
+  }
+
+  /**
+   * A new, uniquely named hard link in {@code dir} to {@code source}, whose content is forced to
+   * disk; null where no such link can be made (another filesystem, or one without hard links), for
+   * the caller to copy instead. The link keeps {@code source}'s modes.
+   */
+  static @Nullable Path linkTemporary(Path dir, Path source) throws IOException {
+    Files.createDirectories(dir);
+    Path temp = dir.resolve(UUID.randomUUID() + ".tmp");
+    try {
+      Files.createLink(temp, source);
+    } catch (UnsupportedOperationException | FileSystemException e) {
+      return null; // EXDEV, EPERM, or no hard links here: the copy reports any real trouble
+    }
+    try (FileChannel channel = FileChannel.open(temp, StandardOpenOption.READ)) {
+      channel.force(true);
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(temp);
+      throw e;
+    }
+    return temp;
   }
 
   private interface Content {

@@ -106,15 +106,32 @@ public final class FilesystemBlobStore implements BlobStore {
         retention);
   }
 
-  /** Copies {@code file} into the store's temporary directory, never holding it in memory. */
+  /**
+   * Takes {@code file} over where it is on this store's filesystem (a hard link into the store's
+   * temporary directory, forced to disk), so that a pack built in {@link #spoolDirectory} is
+   * written once, not copied; else copies it there, never holding it in memory. A blob that must
+   * stay secret (a key) is always copied, so that it gets the store's own modes.
+   */
   @Override
   public void create(String name, Path file, Retention retention) throws IOException {
     Objects.requireNonNull(file, "file");
     create(
         name,
         Files.size(file),
-        readers -> FileSync.writeTemporary(temporaries, file, readers),
+        readers -> {
+          Path linked =
+              readers == FileSync.Readers.EVERYONE
+                  ? FileSync.linkTemporary(temporaries, file)
+                  : null;
+          return linked != null ? linked : FileSync.writeTemporary(temporaries, file, readers);
+        },
         retention);
+  }
+
+  /** The store's temporary directory: a pack built there is linked into place, not copied. */
+  @Override
+  public Path spoolDirectory() {
+    return temporaries;
   }
 
   private interface Temporary {

@@ -2,8 +2,10 @@ package dev.stele.blob;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A store that passes every call to another: the base of decorators that change one or two
@@ -26,6 +28,11 @@ public abstract class ForwardingBlobStore implements BlobStore {
   @Override
   public void create(String name, byte[] data, Retention retention) throws IOException {
     delegate.create(name, data, retention);
+  }
+
+  @Override
+  public @Nullable Path spoolDirectory() {
+    return delegate.spoolDirectory();
   }
 
   @Override

@@ -11,12 +11,16 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 import javax.crypto.AEADBadTagException;
 import org.jspecify.annotations.Nullable;
 
@@ -59,6 +63,8 @@ public final class Pack {
    */
   static final class Builder {
     private static final int BUFFER = 256 << 10;
+    private static final FileAttribute<Set<PosixFilePermission>> READABLE =
+        PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-rw-rw-"));
     private final String name = newName();
     private final List<PackEntry> entries = new ArrayList<>();
     private final @Nullable Path file;
@@ -66,10 +72,21 @@ public final class Pack {
     private final OutputStream out;
     private int size;
 
-    /** A pack built in a new file in {@code spoolDirectory}. */
+    /**
+     * A pack built in a new file in {@code spoolDirectory}. It is readable as the umask allows, as
+     * a stored pack is: a local store may take the file over as the pack itself. Its content is
+     * sealed, as the pack's is.
+     */
     static Builder spooled(Path spoolDirectory) throws IOException {
       Files.createDirectories(spoolDirectory);
-      Path file = Files.createTempFile(spoolDirectory, "stele-pack-", ".tmp");
+      boolean posix =
+          spoolDirectory.getFileSystem().supportedFileAttributeViews().contains("posix");
+      Path file =
+          Files.createTempFile(
+              spoolDirectory,
+              "stele-pack-",
+              ".tmp",
+              posix ? new FileAttribute<?>[] {READABLE} : new FileAttribute<?>[0]);
       try {
         return new Builder(
             file, null, new BufferedOutputStream(Files.newOutputStream(file), BUFFER));

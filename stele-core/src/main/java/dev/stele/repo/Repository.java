@@ -273,10 +273,15 @@ public final class Repository implements Closeable {
   }
 
   /**
-   * Where packs are built before they are stored: {@code $TMPDIR} if set (as restic and borg use
-   * it), else the JVM's temporary directory.
+   * Where packs are built before they are stored: where the store takes them over without a copy (a
+   * local repository's own temporary directory), else {@code $TMPDIR} if set (as restic and borg
+   * use it), else the JVM's temporary directory.
    */
-  private static Path spoolDirectory() {
+  private Path spoolDirectory() {
+    Path own = store.spoolDirectory();
+    if (own != null) {
+      return own;
+    }
     String tmpdir = System.getenv("TMPDIR");
     return Path.of(
         tmpdir != null && !tmpdir.isBlank() ? tmpdir : System.getProperty("java.io.tmpdir"));

@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -45,6 +46,36 @@ class ChunkWriterSpoolTest {
     writePacks(repo, spool);
     assertThat(offered).isNotEmpty().allMatch(file -> file.startsWith(spool));
     assertThat(spoolFiles(spool)).isEmpty();
+  }
+
+  @Test
+  void onALocalStorePacksAreBuiltInItsOwnDirectoryAndLinkedNotCopied() throws IOException {
+    List<Object> spooledInodes = new CopyOnWriteArrayList<>();
+    BlobStore local =
+        new ForwardingBlobStore(FilesystemBlobStore.open(root.resolve("repo"))) {
+          @Override
+          public void create(String name, Path file, Retention retention) throws IOException {
+            spooledInodes.add(Files.getAttribute(file, "unix:ino"));
+            delegate().create(name, file, retention);
+          }
+        };
+    Repository repo = init(local);
+    try (ChunkWriter writer = repo.newWriter(2)) {
+      putRandomChunks(writer, 40, 8 << 10);
+      writer.flush();
+    }
+
+    List<Object> packInodes = new ArrayList<>();
+    Object formatModes = Files.getAttribute(root.resolve("repo/stele.format"), "unix:mode");
+    for (BlobInfo pack : repo.store().list(Pack.PREFIX)) {
+      Path file = root.resolve("repo").resolve(pack.name());
+      packInodes.add(Files.getAttribute(file, "unix:ino"));
+      // Readable as a blob written from memory is: the spool file asked for the same modes.
+      assertThat(Files.getAttribute(file, "unix:mode")).isEqualTo(formatModes);
+    }
+    assertThat(packInodes).hasSizeGreaterThanOrEqualTo(4);
+    assertThat(spooledInodes).containsExactlyInAnyOrderElementsOf(packInodes);
+    assertThat(spoolFiles(local.spoolDirectory())).isEmpty();
   }
 
   @Test

@@ -339,6 +339,42 @@ class FilesystemBlobStoreTest extends BlobStoreContractTest {
   }
 
   @Test
+  void aFileBuiltInTheSpoolDirectoryBecomesTheBlobWithoutACopy() throws IOException {
+    Path spool = store.spoolDirectory();
+    assertThat(spool).isNotNull();
+    Files.createDirectories(spool);
+    Path file = Files.write(spool.resolve("pack.tmp"), new byte[] {1, 2, 3});
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+    store.create("packs/p", file, Retention.of(Mode.GOVERNANCE, inAMonth()));
+
+    // One inode, made read-only for both names: the caller's name goes, the blob stays.
+    assertThat(Files.isSameFile(file, root.resolve("packs/p"))).isTrue();
+    assertThat(modes("packs/p")).isEqualTo("r--r--r--");
+    assertThat(modes(".tmp/pack.tmp")).isEqualTo("r--r--r--");
+    Files.delete(file);
+    assertThat(store.read("packs/p")).containsExactly(1, 2, 3);
+    assertThat(store.list("")).extracting(b -> b.name()).containsExactly("packs/p");
+    try (Stream<Path> left = Files.list(spool)) {
+      assertThat(left).isEmpty();
+    }
+  }
+
+  @Test
+  void aSecretBlobFromAFileIsACopyWithTheStoresOwnModes() throws IOException {
+    Path file = Files.write(root.resolveSibling(root.getFileName() + "-key"), new byte[] {7});
+    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
+
+    store.create("keys/k", file, Retention.NONE);
+
+    assertThat(Files.isSameFile(file, root.resolve("keys/k"))).isFalse();
+    assertThat(modes("keys/k")).isEqualTo("r--------");
+    assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(file)))
+        .isEqualTo("rw-r--r--");
+    Files.delete(file);
+  }
+
+  @Test
   void describeNamesTheRoot() {
     assertThat(store.describe()).isEqualTo(root.toAbsolutePath().normalize().toString());
     assertThat(store.capabilities().objectLock()).isFalse();
