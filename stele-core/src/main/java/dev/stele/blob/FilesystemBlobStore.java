@@ -33,7 +33,8 @@ import org.jspecify.annotations.Nullable;
  *   packs/ab/ab12…          a published blob, read-only: the umask's read bits (0444 under 022)
  *   keys/…                  its owner's alone (0400); its group's too (0440 under 022) if the
  *                           root is set-group-id, the sign of a directory shared by a group
- *   .tmp/&lt;random&gt;.tmp       a write in progress, or left by a writer that crashed
+ *   .tmp/…                  a write in progress or a pack being built (then linked into place),
+ *                           or left by a writer that crashed
  *   .retention/&lt;name&gt;/…     retention records, see {@link RetentionRecords}
  * </pre>
  *
