@@ -134,7 +134,7 @@ s3_new_round() {   # RUN TOOL...
 
 # s3_argv TOOL STEP RUN: the S3 command line of a step, in ARGV.
 s3_argv() {
-    local tool=$1 step=$2 run=$3 target="$W/restore-$1" bucket
+    local tool=$1 step=$2 run=$3 target="$W/restore-$1-r$3" bucket
     bucket=$(s3_bucket_of "$tool" "$run")
     local -a stele=(--repo "s3://$bucket/repo" --endpoint "$S3_ENDPOINT" --path-style --region "$S3_REGION")
     local -a restic=(restic -q -r "s3:$S3_ENDPOINT/$bucket" --cache-dir "$W/cache-restic")

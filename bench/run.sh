@@ -174,7 +174,7 @@ warm() { find "$@" -type f -print0 | xargs -0 -r cat >/dev/null; }
 
 # ------------------------------------------------------------------ steps
 
-W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>/ live here
+W="$BENCH_DIR/run"          # src/, repo-<tool>/, restore-<tool>-r<run>/ live here
 RESULTS="$W/results.tsv"    # run tool step wall user sys maxrss_kib status
 SIZES="$W/sizes.tsv"        # run tool point bytes
 FIXED="$W/fixed.tsv"        # run tool command wall user sys maxrss_kib status
@@ -186,7 +186,7 @@ declare -A BROKEN=()        # tool -> 1 once a step failed in the current run
 # tool_argv TOOL STEP: set ARGV to the command line of a step.
 tool_argv() {
     if [[ $BENCH_TARGET == s3 ]]; then s3_argv "$1" "$2" "$3"; return; fi
-    local tool=$1 step=$2 repo="$W/repo-$1" target="$W/restore-$1"
+    local tool=$1 step=$2 repo="$W/repo-$1" target="$W/restore-$1-r$3"
     local -a restic=(restic -q -r "$repo" --cache-dir "$W/cache-restic")
     case $tool:$step in
         restic:init)    ARGV=("${restic[@]}" init) ;;
@@ -239,9 +239,9 @@ run_step() {
         return 0
     fi
     if [[ $step == restore ]]; then
-        rm -rf "$W/restore-$tool"
-        mkdir -p "$W/restore-$tool"
-        [[ $tool == borg ]] && dir="$W/restore-$tool"
+        await_inode_recency "$tool"
+        mkdir -p "$W/restore-$tool-r$run"
+        [[ $tool == borg ]] && dir="$W/restore-$tool-r$run"
     fi
     tool_argv "$tool" "$step" "$run"
     local log="$W/logs/run$run-$tool-$step.log" tf="$W/logs/run$run-$tool-$step.time"
@@ -294,7 +294,7 @@ run_step() {
 
 # The restored tree may sit at TARGET/src (relative path kept) or TARGET/<abs path>/src.
 check_restore() {
-    local run=$1 tool=$2 target="$W/restore-$2" got=""
+    local run=$1 tool=$2 target="$W/restore-$2-r$1" got=""
     for cand in "$target/src" "$target$W/src" "$target"; do
         if [[ -d $cand && ! ( $cand == "$target" && -e $target/src ) ]]; then got=$cand; break; fi
     done
@@ -306,7 +306,31 @@ check_restore() {
         warn "RESTORE MISMATCH: $tool restore differs from src (run $run); see $W/logs/run$run-$tool-diff.log"
         head -n 20 "$W/logs/run$run-$tool-diff.log" >&2 || true
     fi
-    rm -rf "$target"
+}
+
+# Restored trees are kept until the end of the bench, not deleted after their check: this machine's
+# root filesystem is ext4 without a journal, which will not reuse an inode for a minute after its
+# deletion (six if its inode table block is still unwritten), and each one it passes over costs a
+# lookup. Creating N files in block groups where M were just deleted then costs N x M: a restore
+# right after the previous one's tree was removed took 20-30 s, nearly all of it system time, where
+# it otherwise takes 6. So nothing large is deleted during a run, and a restore waits until the
+# last bulk delete (this bench's, or an earlier one's, stamped in $W/.bulk-delete) is old enough.
+INODE_RECENCY=400
+remove_restores() {
+    if compgen -G "$W/restore-*" >/dev/null; then
+        rm -rf "$W"/restore-*
+        sync
+        date +%s >"$W/.bulk-delete"
+    fi
+}
+await_inode_recency() {
+    local last wait
+    last=$(cat "$W/.bulk-delete" 2>/dev/null || echo 0)
+    wait=$((last + INODE_RECENCY - $(date +%s)))
+    if ((wait > 0)); then
+        say "waiting ${wait}s before the $1 restore: files were deleted here within ${INODE_RECENCY}s"
+        sleep "$wait"
+    fi
 }
 
 # timed OUT CMD...: run CMD in $W under /usr/bin/time; its output goes to OUT, the time to OUT.time.
@@ -437,14 +461,15 @@ fixed_cost() {
 # ------------------------------------------------------------------ main
 
 mkdir -p "$BENCH_DIR"
-# Datasets, src, three repositories and a restore need about 6x the dataset size.
+# Datasets, src and three repositories need about 5x the dataset size, and every restore once more
+# (they are kept until the end, see remove_restores).
 [[ $BENCH_DIR != *[[:space:]]* ]] || die "BENCH_DIR must not contain spaces: '$BENCH_DIR'"
 need_size=$BENCH_SIZE
 [[ $BENCH_DATASET == linux ]] && need_size=1.3G # each tree; both are kept
-need=$(awk -v s="$need_size" 'BEGIN {
+need=$(awk -v s="$need_size" -v runs="$BENCH_RUNS" -v tools="$(wc -w <<<"$BENCH_TOOLS")" 'BEGIN {
     u = toupper(substr(s, length(s))); m = 1
     if (u == "K") m = 2^10; else if (u == "M") m = 2^20; else if (u == "G") m = 2^30; else if (u == "T") m = 2^40
-    printf "%.0f", (s + 0) * m * 6 }')
+    printf "%.0f", (s + 0) * m * (5 + runs * tools) }')
 avail=$(df -PB1 "$BENCH_DIR" | awk 'NR == 2 {print $4}')
 if ((avail < need)); then
     warn "$BENCH_DIR has $((avail >> 20)) MiB free; a $BENCH_SIZE run needs about $((need >> 20)) MiB"
@@ -468,6 +493,7 @@ prepare_datasets
 
 rm -rf "$W"
 mkdir -p "$W/logs"
+remove_restores # an interrupted run's
 : >"$RESULTS"
 : >"$SIZES"
 : >"$FIXED"
@@ -488,7 +514,7 @@ for ((run = 1; run <= BENCH_RUNS; run++)); do
     order=("${tools[@]:$(((run - 1) % ${#tools[@]}))}" "${tools[@]:0:$(((run - 1) % ${#tools[@]}))}")
     say "run $run/$BENCH_RUNS, tool order: ${order[*]}"
     BROKEN=()
-    for t in "${order[@]}"; do rm -rf "$W/repo-$t" "$W/restore-$t"; done
+    for t in "${order[@]}"; do rm -rf "$W/repo-$t"; done
     [[ $BENCH_TARGET == s3 ]] && s3_new_round "$run" "${order[@]}"
     rm -rf "$W/cache-restic" "$W/cache-stele" "$W/borg-base"
     export BORG_BASE_DIR="$W/borg-base"
@@ -509,6 +535,8 @@ done
 if ((BENCH_FIXED)) && [[ $BENCH_TARGET == local ]]; then
     fixed_cost
 fi
+
+remove_restores
 
 # ------------------------------------------------------------------ report
 
