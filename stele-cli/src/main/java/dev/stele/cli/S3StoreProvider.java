@@ -1,6 +1,7 @@
 package dev.stele.cli;
 
 import dev.stele.blob.BlobStore;
+import dev.stele.crypto.NativeDigests;
 import dev.stele.repo.RepositoryExistsException;
 import dev.stele.s3.S3BlobStore;
 import dev.stele.s3.S3Location;
@@ -32,6 +33,10 @@ public final class S3StoreProvider implements BlobStoreProvider {
     } catch (IllegalArgumentException e) {
       throw CliException.usage(e.getMessage());
     }
+    // The SDK signs each upload's payload (SHA-256, over plain HTTP) and the store sets its
+    // Content-MD5, both through MessageDigest: OpenSSL's where it loads, so that a command running
+    // with C1 alone (the launcher's choice) does not hash at bytecode speed.
+    NativeDigests.install();
     S3BlobStore store = S3BlobStore.open(location);
     if (creating) {
       try {

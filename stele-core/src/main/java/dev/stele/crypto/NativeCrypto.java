@@ -9,14 +9,14 @@ import java.lang.ref.Cleaner;
 import org.jspecify.annotations.Nullable;
 
 /**
- * HMAC-SHA256, SHA-256 and AES-256-CTR from the system's OpenSSL ({@code libcrypto.so.3}, Debian's
- * {@code libssl3}). The JDK computes the same functions, but at speed only once C2 has compiled its
- * SHA-256 and AES intrinsics: a command in a fresh JVM pays for that compilation, and a command
- * that runs without C2 (the launcher's choice for short commands) hashes at a tenth of the speed.
- * OpenSSL's are native from the first byte, and an AES key schedule costs it a fraction of what the
- * JDK's {@code Cipher.init} costs, which matters with a key per chunk. Same functions, so the same
- * bytes: {@link Aead}, {@link KeyedHash} and {@link Digests} use the JDK where this library does
- * not load (or with {@code -Dstele.crypto.java=true}).
+ * HMAC-SHA256, SHA-256 (and MD5, for S3's Content-MD5) and AES-256-CTR from the system's OpenSSL
+ * ({@code libcrypto.so.3}, Debian's {@code libssl3}). The JDK computes the same functions, but at
+ * speed only once C2 has compiled its SHA-256 and AES intrinsics: a command in a fresh JVM pays for
+ * that compilation, and a command that runs without C2 (the launcher's choice for short commands)
+ * hashes at a tenth of the speed. OpenSSL's are native from the first byte, and an AES key schedule
+ * costs it a fraction of what the JDK's {@code Cipher.init} costs, which matters with a key per
+ * chunk. Same functions, so the same bytes: {@link Aead}, {@link KeyedHash} and {@link Digests} use
+ * the JDK where this library does not load (or with {@code -Dstele.crypto.java=true}).
  *
  * <p>Bytes go to the library through a per-thread native buffer of {@link #SLICE} bytes, a slice at
  * a time, so a chunk of megabytes costs no native memory of its size.
@@ -32,6 +32,7 @@ final class NativeCrypto {
   // Fetched once: OpenSSL 3 looks an algorithm up in its providers, under a lock, on every use of
   // the legacy EVP_sha256() and of the one-shot HMAC(), which was a tenth of a verify's samples.
   private static final @Nullable Pointer SHA256_MD;
+  private static final @Nullable Pointer MD5_MD;
   private static final @Nullable Pointer AES_256_CTR;
 
   /**
@@ -43,6 +44,7 @@ final class NativeCrypto {
   static {
     boolean bound = bind();
     SHA256_MD = bound ? EVP_MD_fetch(null, "SHA256", null) : null;
+    MD5_MD = bound ? EVP_MD_fetch(null, "MD5", null) : null;
     AES_256_CTR = bound ? EVP_CIPHER_fetch(null, "AES-256-CTR", null) : null;
     AVAILABLE = SHA256_MD != null && AES_256_CTR != null;
   }
@@ -144,6 +146,67 @@ final class NativeCrypto {
     }
   }
 
+  /**
+   * An incremental digest in OpenSSL, for {@link NativeDigests}: {@code "SHA-256"}, or {@code
+   * "MD5"} where the library has it; null for any other name, or without the library.
+   */
+  static @Nullable Digest digest(String algorithm) {
+    Pointer md =
+        switch (algorithm) {
+          case "SHA-256" -> SHA256_MD;
+          case "MD5" -> MD5_MD;
+          default -> null;
+        };
+    return AVAILABLE && md != null ? new Digest(md, null) : null;
+  }
+
+  /**
+   * One OpenSSL digest context, freed once unreachable.
+   *
+   * <p>Concurrency: one thread at a time, as a {@code MessageDigest}.
+   */
+  static final class Digest {
+    private final Pointer md;
+    private final Pointer ctx;
+
+    /** A context for {@code md}, begun afresh, or a copy of {@code from}'s state. */
+    private Digest(Pointer md, @Nullable Digest from) {
+      this.md = md;
+      Pointer c = EVP_MD_CTX_new();
+      check(c != null);
+      this.ctx = c;
+      CLEANER.register(this, () -> EVP_MD_CTX_free(c));
+      check(
+          from == null
+              ? EVP_DigestInit_ex(ctx, md, null) == 1
+              : EVP_MD_CTX_copy_ex(ctx, from.ctx) == 1);
+    }
+
+    void update(byte[] data, int off, int len) {
+      Memory scratch = CONTEXTS.get().scratch;
+      for (int done = 0; done < len; ) {
+        int n = Math.min(len - done, SLICE);
+        scratch.write(0, data, off + done, n);
+        check(EVP_DigestUpdate(ctx, scratch, n) == 1);
+        done += n;
+      }
+    }
+
+    /** The digest of everything updated since the last, into {@code out}; then begins afresh. */
+    void finish(byte[] out) {
+      check(EVP_DigestFinal_ex(ctx, out, null) == 1);
+      reset();
+    }
+
+    void reset() {
+      check(EVP_DigestInit_ex(ctx, md, null) == 1);
+    }
+
+    Digest copy() {
+      return new Digest(md, this);
+    }
+  }
+
   private static void check(boolean ok) {
     if (!ok) {
       throw new IllegalStateException("OpenSSL (" + LIBRARY + ") refused a call");
@@ -174,6 +237,18 @@ final class NativeCrypto {
 
   // unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
   private static native Pointer SHA256(byte[] data, long n, byte[] out);
+
+  private static native Pointer EVP_MD_CTX_new();
+
+  private static native void EVP_MD_CTX_free(Pointer ctx);
+
+  private static native int EVP_MD_CTX_copy_ex(Pointer out, Pointer in);
+
+  private static native int EVP_DigestInit_ex(Pointer ctx, Pointer md, @Nullable Pointer engine);
+
+  private static native int EVP_DigestUpdate(Pointer ctx, Pointer data, long len);
+
+  private static native int EVP_DigestFinal_ex(Pointer ctx, byte[] out, @Nullable Pointer outLen);
 
   private static native Pointer EVP_CIPHER_CTX_new();
 
