@@ -308,24 +308,26 @@ check_restore() {
     fi
 }
 
-# Restored trees are kept until the end of the bench, not deleted after their check: this machine's
-# root filesystem is ext4 without a journal, which will not reuse an inode for a minute after its
-# deletion (six if its inode table block is still unwritten), and each one it passes over costs a
-# lookup. Creating N files in block groups where M were just deleted then costs N x M: a restore
-# right after the previous one's tree was removed took 20-30 s, nearly all of it system time, where
-# it otherwise takes 6. So nothing large is deleted during a run, and a restore waits until the
-# last bulk delete (this bench's, or an earlier one's, stamped in $W/.bulk-delete) is old enough.
+# Nothing large is deleted while a bench runs: restored trees are kept until it ends, and the
+# previous bench's work directory is moved aside at the start and deleted at the end. This
+# machine's root filesystem is ext4 without a journal, which will not reuse an inode for a minute
+# after its deletion (six if its inode table block is still unwritten), and each one it passes over
+# costs a lookup. Creating N files in block groups where M were just deleted then costs N x M: a
+# restore right after the previous one's tree was removed took 20-30 s, nearly all of it system
+# time, where it otherwise takes 6. A restore also waits until the last bulk delete (stamped in
+# $BENCH_DIR/.bulk-delete, by this bench or an earlier one) is old enough.
 INODE_RECENCY=400
-remove_restores() {
-    if compgen -G "$W/restore-*" >/dev/null; then
-        rm -rf "$W"/restore-*
+STAMP="$BENCH_DIR/.bulk-delete"
+clean_up() {
+    if compgen -G "$W/restore-*" >/dev/null || compgen -G "$BENCH_DIR/run.old.*" >/dev/null; then
+        rm -rf "$W"/restore-* "$BENCH_DIR"/run.old.*
         sync
-        date +%s >"$W/.bulk-delete"
+        date +%s >"$STAMP"
     fi
 }
 await_inode_recency() {
     local last wait
-    last=$(cat "$W/.bulk-delete" 2>/dev/null || echo 0)
+    last=$(cat "$STAMP" 2>/dev/null || echo 0)
     wait=$((last + INODE_RECENCY - $(date +%s)))
     if ((wait > 0)); then
         say "waiting ${wait}s before the $1 restore: files were deleted here within ${INODE_RECENCY}s"
@@ -461,15 +463,15 @@ fixed_cost() {
 # ------------------------------------------------------------------ main
 
 mkdir -p "$BENCH_DIR"
-# Datasets, src and three repositories need about 5x the dataset size, and every restore once more
-# (they are kept until the end, see remove_restores).
+# Datasets, src and three repositories need about 5x the dataset size, every restore once more, and
+# the previous bench's directory about 4x until the end (see clean_up).
 [[ $BENCH_DIR != *[[:space:]]* ]] || die "BENCH_DIR must not contain spaces: '$BENCH_DIR'"
 need_size=$BENCH_SIZE
 [[ $BENCH_DATASET == linux ]] && need_size=1.3G # each tree; both are kept
 need=$(awk -v s="$need_size" -v runs="$BENCH_RUNS" -v tools="$(wc -w <<<"$BENCH_TOOLS")" 'BEGIN {
     u = toupper(substr(s, length(s))); m = 1
     if (u == "K") m = 2^10; else if (u == "M") m = 2^20; else if (u == "G") m = 2^30; else if (u == "T") m = 2^40
-    printf "%.0f", (s + 0) * m * (5 + runs * tools) }')
+    printf "%.0f", (s + 0) * m * (9 + runs * tools) }')
 avail=$(df -PB1 "$BENCH_DIR" | awk 'NR == 2 {print $4}')
 if ((avail < need)); then
     warn "$BENCH_DIR has $((avail >> 20)) MiB free; a $BENCH_SIZE run needs about $((need >> 20)) MiB"
@@ -491,9 +493,8 @@ done
 
 prepare_datasets
 
-rm -rf "$W"
+[[ -e $W ]] && mv "$W" "$BENCH_DIR/run.old.$(date +%s%N)" # deleted by clean_up, at the end
 mkdir -p "$W/logs"
-remove_restores # an interrupted run's
 : >"$RESULTS"
 : >"$SIZES"
 : >"$FIXED"
@@ -536,7 +537,7 @@ if ((BENCH_FIXED)) && [[ $BENCH_TARGET == local ]]; then
     fixed_cost
 fi
 
-remove_restores
+clean_up
 
 # ------------------------------------------------------------------ report
 
