@@ -71,6 +71,16 @@ public interface BlobStore extends Closeable {
     return null;
   }
 
+  /**
+   * What to report when writing {@code name}'s content into {@code file}, in {@link
+   * #spoolDirectory}, failed with {@code e}: the refusal a failed create of {@code name} would give
+   * (a full disk, a read-only filesystem), since the spool is the store's own storage. This
+   * default, and any file elsewhere, gives {@code e}.
+   */
+  default IOException spoolRefusal(String name, Path file, IOException e) {
+    return e;
+  }
+
   /** The whole blob. */
   byte[] read(String name) throws IOException;
 

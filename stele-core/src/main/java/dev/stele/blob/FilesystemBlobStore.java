@@ -135,6 +135,11 @@ public final class FilesystemBlobStore implements BlobStore {
     return temporaries;
   }
 
+  @Override
+  public IOException spoolRefusal(String name, Path file, IOException e) {
+    return file.toAbsolutePath().normalize().startsWith(temporaries) ? refused(name, 0, e) : e;
+  }
+
   private interface Temporary {
     Path write(FileSync.Readers readers) throws IOException;
   }

@@ -36,6 +36,11 @@ public abstract class ForwardingBlobStore implements BlobStore {
   }
 
   @Override
+  public IOException spoolRefusal(String name, Path file, IOException e) {
+    return delegate.spoolRefusal(name, file, e);
+  }
+
+  @Override
   public byte[] read(String name) throws IOException {
     return delegate.read(name);
   }

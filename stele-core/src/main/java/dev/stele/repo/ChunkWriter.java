@@ -156,7 +156,11 @@ public final class ChunkWriter implements Closeable {
       if (current[slot] == null) {
         current[slot] = newPack();
       }
-      current[slot].add(entry, sealed);
+      try {
+        current[slot].add(entry, sealed);
+      } catch (IOException e) {
+        throw current[slot].refusal(repo.store(), e);
+      }
       if (current[slot].size() >= packSize) {
         full = current[slot];
         current[slot] = null;

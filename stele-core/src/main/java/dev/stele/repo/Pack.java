@@ -164,6 +164,14 @@ public final class Pack {
       }
     }
 
+    /**
+     * {@code e}, a failure to write this pack, as {@code store} reports it: where the spool file is
+     * the store's own storage, the refusal a failed create would give.
+     */
+    IOException refusal(BlobStore store, IOException e) {
+      return file == null ? e : store.spoolRefusal(name, file, e);
+    }
+
     /** Removes the spool file, finished or not. */
     void discard() {
       try {

@@ -436,7 +436,11 @@ public final class Repository implements Closeable {
 
   void writePack(Pack.Builder pack, Instant atLeastUntil) throws IOException {
     try {
-      pack.finish(blobKey);
+      try {
+        pack.finish(blobKey);
+      } catch (IOException e) {
+        throw pack.refusal(store, e);
+      }
       pack.storeIn(store, retentionUntil(atLeastUntil));
     } finally {
       pack.discard();
