@@ -146,18 +146,29 @@ final class NativeCrypto {
     }
   }
 
+  /** True if {@link #digest} can make {@code algorithm} here. */
+  static boolean hasDigest(String algorithm) {
+    return AVAILABLE && md(algorithm) != null;
+  }
+
   /**
    * An incremental digest in OpenSSL, for {@link NativeDigests}: {@code "SHA-256"}, or {@code
-   * "MD5"} where the library has it; null for any other name, or without the library.
+   * "MD5"}, where {@link #hasDigest} says so.
    */
-  static @Nullable Digest digest(String algorithm) {
-    Pointer md =
-        switch (algorithm) {
-          case "SHA-256" -> SHA256_MD;
-          case "MD5" -> MD5_MD;
-          default -> null;
-        };
-    return AVAILABLE && md != null ? new Digest(md, null) : null;
+  static Digest digest(String algorithm) {
+    Pointer md = md(algorithm);
+    if (!AVAILABLE || md == null) {
+      throw new IllegalStateException("OpenSSL (" + LIBRARY + ") has no " + algorithm + " here");
+    }
+    return new Digest(md, null);
+  }
+
+  private static @Nullable Pointer md(String algorithm) {
+    return switch (algorithm) {
+      case "SHA-256" -> SHA256_MD;
+      case "MD5" -> MD5_MD;
+      default -> null;
+    };
   }
 
   /**
@@ -168,10 +179,12 @@ final class NativeCrypto {
   static final class Digest {
     private final Pointer md;
     private final Pointer ctx;
+    private final int length;
 
     /** A context for {@code md}, begun afresh, or a copy of {@code from}'s state. */
     private Digest(Pointer md, @Nullable Digest from) {
       this.md = md;
+      this.length = EVP_MD_get_size(md);
       Pointer c = EVP_MD_CTX_new();
       check(c != null);
       this.ctx = c;
@@ -180,6 +193,11 @@ final class NativeCrypto {
           from == null
               ? EVP_DigestInit_ex(ctx, md, null) == 1
               : EVP_MD_CTX_copy_ex(ctx, from.ctx) == 1);
+    }
+
+    /** The digest's length in bytes. */
+    int length() {
+      return length;
     }
 
     void update(byte[] data, int off, int len) {
@@ -237,6 +255,8 @@ final class NativeCrypto {
 
   // unsigned char *SHA256(const unsigned char *d, size_t n, unsigned char *md)
   private static native Pointer SHA256(byte[] data, long n, byte[] out);
+
+  private static native int EVP_MD_get_size(Pointer md);
 
   private static native Pointer EVP_MD_CTX_new();
 

@@ -3,7 +3,6 @@ package dev.stele.crypto;
 import java.security.MessageDigestSpi;
 import java.security.Provider;
 import java.security.Security;
-import java.util.Objects;
 
 /**
  * A security provider of {@code MessageDigest} SHA-256 and MD5 computed by OpenSSL ({@link
@@ -22,7 +21,7 @@ public final class NativeDigests extends Provider {
   private NativeDigests() {
     super(NAME, "1", "SHA-256 and MD5 from OpenSSL's libcrypto");
     for (String algorithm : new String[] {"SHA-256", "MD5"}) {
-      if (NativeCrypto.digest(algorithm) != null) {
+      if (NativeCrypto.hasDigest(algorithm)) {
         putService(new DigestService(this, algorithm));
       }
     }
@@ -36,7 +35,7 @@ public final class NativeDigests extends Provider {
     if (Security.getProvider(NAME) != null) {
       return true;
     }
-    if (NativeCrypto.digest("SHA-256") == null) {
+    if (!NativeCrypto.hasDigest("SHA-256")) {
       return false;
     }
     Security.insertProviderAt(new NativeDigests(), 1);
@@ -51,26 +50,21 @@ public final class NativeDigests extends Provider {
 
     @Override
     public Object newInstance(Object constructorParameter) {
-      String algorithm = getAlgorithm();
-      return new Spi(
-          Objects.requireNonNull(NativeCrypto.digest(algorithm)),
-          algorithm.equals("MD5") ? 16 : 32);
+      return new Spi(NativeCrypto.digest(getAlgorithm()));
     }
   }
 
   /** One digest; cloneable, as the JDK's are (TLS clones its handshake hash). */
   private static final class Spi extends MessageDigestSpi implements Cloneable {
     private final NativeCrypto.Digest digest;
-    private final int length;
 
-    Spi(NativeCrypto.Digest digest, int length) {
+    Spi(NativeCrypto.Digest digest) {
       this.digest = digest;
-      this.length = length;
     }
 
     @Override
     protected int engineGetDigestLength() {
-      return length;
+      return digest.length();
     }
 
     @Override
@@ -85,7 +79,7 @@ public final class NativeDigests extends Provider {
 
     @Override
     protected byte[] engineDigest() {
-      byte[] out = new byte[length];
+      byte[] out = new byte[digest.length()];
       digest.finish(out);
       return out;
     }
@@ -97,7 +91,7 @@ public final class NativeDigests extends Provider {
 
     @Override
     public Object clone() {
-      return new Spi(digest.copy(), length);
+      return new Spi(digest.copy());
     }
   }
 }
