@@ -35,6 +35,7 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -88,6 +89,18 @@ public final class FileBackup {
   private final AtomicLong filesNew = new AtomicLong();
   private final AtomicLong dirs = new AtomicLong();
   private final AtomicLong bytes = new AtomicLong();
+
+  /**
+   * Walkers the pool may start beyond {@code threads} while others wait (for a file's reader, a
+   * subdirectory's walk). Without a bound it started one for nearly every wait: some twenty walkers
+   * in a first backup of the generated set, each with its buffers and zstd context, 35 MiB of peak
+   * memory (docs/performance.md, eleventh round). With none, the Linux tree's walk stalled now and
+   * then (7% slower); two cost neither. Waits cannot deadlock with the bound: the readers and
+   * sealers a walker waits for have pools of their own, and a join runs the subdirectory tasks it
+   * waits for when no other walker has taken them.
+   */
+  private static final int SPARE_WALKERS = 2;
+
   private ForkJoinPool walkers;
   private ExecutorService readers;
   private ExecutorService sealers;
@@ -125,7 +138,18 @@ public final class FileBackup {
     }
     snapshot = SnapshotWriter.start(repo, options.uploads(), started, options.expires());
     writer = snapshot.chunks();
-    walkers = new ForkJoinPool(options.threads(), FileBackup::walkerThread, null, false);
+    walkers =
+        new ForkJoinPool(
+            options.threads(),
+            walkerThreads(),
+            null,
+            false,
+            0,
+            options.threads() + SPARE_WALKERS,
+            1,
+            pool -> true,
+            1,
+            TimeUnit.MINUTES);
     readers = executor("stele-read", options.threads());
     sealers = executor("stele-seal", options.threads());
     try {
@@ -575,11 +599,15 @@ public final class FileBackup {
     throw e;
   }
 
-  private static ForkJoinWorkerThread walkerThread(ForkJoinPool pool) {
-    ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-    t.setName("stele-walk-" + t.getPoolIndex());
-    t.setDaemon(true);
-    return t;
+  /** Names walkers {@code stele-walk-1}, {@code -2}, … (the pool index is not set yet here). */
+  private static ForkJoinPool.ForkJoinWorkerThreadFactory walkerThreads() {
+    AtomicInteger n = new AtomicInteger();
+    return pool -> {
+      ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
+      t.setName("stele-walk-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   private static ExecutorService executor(String name, int threads) {
