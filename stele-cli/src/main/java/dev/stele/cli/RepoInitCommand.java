@@ -33,6 +33,14 @@ final class RepoInitCommand extends SteleCommand {
               + " --lock-mode. Snapshots with --retain keep their blobs longer.")
   String minRetention;
 
+  @Option(
+      names = "--compression-level",
+      paramLabel = "N",
+      description =
+          "zstd level for every chunk and blob, fixed at creation: 1 (fastest) to 22 (smallest),"
+              + " 0 for none (default 3).")
+  Integer compressionLevel;
+
   @Override
   public Integer call() throws Exception {
     CliEnvironment env = env();
@@ -48,6 +56,9 @@ final class RepoInitCommand extends SteleCommand {
     if (lockMode == Retention.Mode.NONE && minimum != null) {
       throw CliException.usage("--min-retention needs --lock-mode compliance or governance");
     }
+    if (compressionLevel != null && (compressionLevel < 0 || compressionLevel > 22)) {
+      throw CliException.usage("--compression-level must be 0 (none) to 22");
+    }
     char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
     BlobStore store = location.create(env.clock());
     if (store instanceof S3BlobStore s3) {
@@ -62,6 +73,9 @@ final class RepoInitCommand extends SteleCommand {
       out().println("bucket " + bucket.bucket() + ": " + bucket.summary());
     }
     RepositoryInit options = RepositoryInit.defaults(env.clock()).withKdf(kdf.params());
+    if (compressionLevel != null) {
+      options = options.withCompressionLevel(compressionLevel);
+    }
     if (lockMode != Retention.Mode.NONE) {
       options = options.withRetention(lockMode, minimum);
       if (!store.capabilities().objectLock()) {

@@ -146,6 +146,45 @@ class CommandLineTest {
   }
 
   @Test
+  void compressionLevelIsRecordedAtInitAndUsedByBackups() throws IOException {
+    Files.writeString(source.resolve("text.txt"), "the same line again and again\n".repeat(20_000));
+    assertThat(compressionLevelAfterBackup("stored", "--compression-level", "0")).isZero();
+    assertThat(compressionLevelAfterBackup("smallest", "--compression-level", "19")).isEqualTo(19);
+    assertThat(compressionLevelAfterBackup("default")).isEqualTo(3);
+    assertThat(packBytes("stored")).isGreaterThan(packBytes("smallest") + 500_000);
+
+    Cli.Run run =
+        cli.run(
+            "repo", "init", "--repo", tmp.resolve("bad").toString(), "--compression-level", "23");
+    assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+    assertThat(run.errorLines())
+        .containsExactly("stele: --compression-level must be 0 (none) to 22");
+    assertThat(tmp.resolve("bad")).doesNotExist();
+  }
+
+  private int compressionLevelAfterBackup(String name, String... options) throws IOException {
+    String where = tmp.resolve(name).toString();
+    String[] args =
+        Stream.concat(
+                Stream.of(
+                    "repo", "init", "--repo", where, "--kdf-memory", "64", "--kdf-iterations", "1"),
+                Stream.of(options))
+            .toArray(String[]::new);
+    assertThat(cli.run(args).exitCode()).isZero();
+    assertThat(cli.run("snapshot", "create", "--repo", where, source.toString()).exitCode())
+        .isZero();
+    JsonNode status = JSON.readTree(cli.run("repo", "status", "--repo", where, "--json").stdout());
+    return status.get("format").get("compressionLevel").asInt();
+  }
+
+  private long packBytes(String name) throws IOException {
+    return JSON.readTree(
+            cli.run("repo", "status", "--repo", tmp.resolve(name).toString(), "--json").stdout())
+        .get("packBytes")
+        .asLong();
+  }
+
+  @Test
   void initTwiceIsRefused() {
     assertThat(init().exitCode()).isZero();
     assertThat(init().exitCode()).isEqualTo(ExitCode.ERROR);

@@ -29,10 +29,11 @@ public record RepositoryInit(
   static final int DEFAULT_PACK_SIZE = 16 << 20;
 
   /**
-   * zstd level 2. On the 1 GiB benchmark set, level 1 stored 550 MB, level 2 543 MB and level 3 537
-   * MB; level 2 costs about the CPU of level 1, level 3 about a fifth more (docs/performance.md).
+   * zstd level 3, the level of restic's default. Level 2 cost a fifth less zstd CPU but stored 1.6%
+   * more than restic on the Linux source tree (3.3% more than level 3); level 3 stores less than
+   * restic on both benchmark sets (docs/performance.md, eleventh round).
    */
-  static final int DEFAULT_COMPRESSION_LEVEL = 2;
+  static final int DEFAULT_COMPRESSION_LEVEL = 3;
 
   public static RepositoryInit defaults(Clock clock) {
     return new RepositoryInit(

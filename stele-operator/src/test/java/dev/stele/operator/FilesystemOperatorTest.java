@@ -365,13 +365,13 @@ class FilesystemOperatorTest {
   void changedCreationParametersAreRefusedWithAMessage() {
     op.bsl("default", spec("None", null));
     op.reconcile("default");
-    assertThat(op.reconcileRepository("default").getStatus().compressionLevel).isEqualTo(2);
+    assertThat(op.reconcileRepository("default").getStatus().compressionLevel).isEqualTo(3);
     var r = op.bslr("default");
     r.getSpec().compressionLevel = 9;
     client.resource(r).update();
     var status = op.reconcileRepository("default").getStatus();
     assertThat(status.phase).isEqualTo(RepositoryPhase.READY);
-    assertThat(status.message).contains("refused: compressionLevel 9").contains("created with 2");
+    assertThat(status.message).contains("refused: compressionLevel 9").contains("created with 3");
     assertThat(status.conditions)
         .anySatisfy(
             c -> {
