@@ -10,26 +10,33 @@ import java.util.Objects;
  * Splits a whole {@link InputStream} or {@link ReadableByteChannel} into chunks with a {@link
  * FastCdc} and hands each to a {@link ChunkSink}, through one reusable buffer.
  *
- * <p>The buffer holds {@code 2 * maxSize} bytes. It is refilled whenever fewer than {@code maxSize}
- * unchunked bytes remain, so {@link FastCdc#cut} always sees {@code maxSize} bytes or the whole
- * rest of the input; the boundaries therefore do not depend on how the source splits its reads.
- * Moving the remainder to the front copies less than one byte per byte chunked, and nothing is
- * allocated per chunk.
+ * <p>The buffer holds {@code maxSize} bytes and one read of up to {@link #READ} more. The chunker
+ * is asked for a boundary among the bytes read so far and says when it needs more ({@link
+ * FastCdc#cut(byte[], int, int, boolean, int)}), resuming where it stopped; so the boundaries do
+ * not depend on how the source splits its reads, and the buffer need not hold {@code maxSize} bytes
+ * beyond the chunk being cut (it held twice {@code maxSize} before: 8 MiB per reading thread). When
+ * the buffer is full, the unfinished chunk moves to its front, which copies a small fraction of the
+ * bytes chunked; nothing is allocated per chunk.
  *
  * <p>Concurrency: not thread-safe; an instance owns its buffer and chunks one source at a time. Use
  * one per thread; they may share the same {@link FastCdc}.
  */
 public final class ChunkStream {
+  /**
+   * The most bytes asked of the source at once: the JDK reads a channel through a temporary direct
+   * buffer of the request's size, cached per thread.
+   */
+  private static final int READ = 1 << 20;
+
   private final FastCdc chunker;
-  private final int max;
   private final byte[] buf;
   private final ByteBuffer view;
 
-  /** A stream chunker with a buffer of {@code 2 * maxSize} bytes. */
+  /** A stream chunker with a buffer of {@code maxSize} plus {@code min(maxSize, 1 MiB)} bytes. */
   public ChunkStream(FastCdc chunker) {
     this.chunker = Objects.requireNonNull(chunker, "chunker");
-    this.max = chunker.params().maxSize();
-    this.buf = new byte[2 * max];
+    int max = chunker.params().maxSize();
+    this.buf = new byte[max + Math.min(max, READ)];
     this.view = ByteBuffer.wrap(buf);
   }
 
@@ -68,30 +75,33 @@ public final class ChunkStream {
     long total = 0;
     int start = 0; // first byte not yet chunked
     int end = 0; // end of the bytes read
+    int scanned = 0; // bytes from start the chunker has searched without finding a boundary
     boolean eof = false;
     while (true) {
-      if (!eof && end - start < max) {
-        System.arraycopy(buf, start, buf, 0, end - start);
-        end -= start;
-        start = 0;
-        while (end < buf.length) {
-          // At most 1 MiB per read: the JDK reads a channel through a temporary direct buffer of
-          // the request's size, cached per thread.
-          int n = source.read(buf, end, Math.min(buf.length - end, 1 << 20));
-          if (n < 0) {
-            eof = true;
-            break;
-          }
-          end += n;
-          total += n;
-        }
+      int len = chunker.cut(buf, start, end - start, eof, scanned);
+      if (len > 0) {
+        sink.accept(buf, start, len);
+        start += len;
+        scanned = 0;
+        continue;
       }
-      if (start == end) {
+      if (len == 0) {
         return total;
       }
-      int len = chunker.cut(buf, start, end - start, eof);
-      sink.accept(buf, start, len);
-      start += len;
+      scanned = end - start;
+      if (end == buf.length) {
+        // The unfinished chunk is shorter than maxSize: moved to the front, it leaves room to read.
+        System.arraycopy(buf, start, buf, 0, scanned);
+        start = 0;
+        end = scanned;
+      }
+      int n = source.read(buf, end, Math.min(buf.length - end, READ));
+      if (n < 0) {
+        eof = true;
+      } else {
+        end += n;
+        total += n;
+      }
     }
   }
 }

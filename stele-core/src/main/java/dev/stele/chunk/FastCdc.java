@@ -94,21 +94,40 @@ public final class FastCdc {
    * @throws IndexOutOfBoundsException if the range is not within {@code buf}
    */
   public int cut(byte[] buf, int off, int len, boolean eof) {
-    Objects.checkFromIndexSize(off, len, buf.length);
     if (!eof && len < max) {
       throw new IllegalArgumentException(
           "need at least maxSize " + max + " bytes before end of input, got " + len);
     }
+    return cut(buf, off, len, eof, 0);
+  }
+
+  /**
+   * Returns the length of the chunk that starts at {@code buf[off]} if the {@code len} bytes read
+   * so far decide it, or -1 if they do not: no boundary among them, fewer than {@code maxSize}, and
+   * more input to come. So a reader needs to hold only the chunk it is reading, not {@code maxSize}
+   * bytes ahead. The answer is the one {@link #cut(byte[], int, int, boolean)} gives with all the
+   * input.
+   *
+   * @param scanned how many of the bytes from {@code off} an earlier call for this chunk saw and
+   *     answered -1 for (0 for a new chunk): only those after them are searched, the 64 before them
+   *     hashed again to restore the fingerprint, which depends on no older byte
+   * @throws IndexOutOfBoundsException if the range is not within {@code buf}
+   */
+  public int cut(byte[] buf, int off, int len, boolean eof, int scanned) {
+    Objects.checkFromIndexSize(off, len, buf.length);
     if (len <= min) {
-      return len;
+      return eof ? len : -1;
     }
     int limit = Math.min(len, max);
     int normalEnd = off + Math.min(limit, avg);
     int end = off + limit;
     long[] g = gear;
-    long mask = maskS;
     long fp = 0;
-    int i = off + min;
+    int i = off + Math.max(min, Math.min(scanned, limit));
+    for (int j = Math.max(off + min, i - Long.SIZE); j < i; j++) {
+      fp = (fp << 1) + g[buf[j] & 0xFF];
+    }
+    long mask = maskS;
     for (; i < normalEnd; i++) {
       fp = (fp << 1) + g[buf[i] & 0xFF];
       if ((fp & mask) == 0) {
@@ -122,6 +141,6 @@ public final class FastCdc {
         return i + 1 - off;
       }
     }
-    return limit;
+    return eof || len >= max ? limit : -1;
   }
 }

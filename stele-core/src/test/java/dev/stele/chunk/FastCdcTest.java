@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
 class FastCdcTest {
@@ -105,6 +106,36 @@ class FastCdcTest {
     System.arraycopy(data, 0, shifted, 77, data.length);
     assertThat(small.cut(shifted, 77, data.length, true))
         .isEqualTo(small.cut(data, 0, data.length, true));
+  }
+
+  @Test
+  void cuttingAGrowingPrefixGivesTheWholeInputsAnswer() {
+    SplittableRandom steps = new SplittableRandom(5);
+    for (byte[] data : new byte[][] {TestData.random(9, 1 << 20), new byte[3 * SMALL.maxSize()]}) {
+      int off = 0;
+      while (off < data.length) {
+        int expected = small.cut(data, off, data.length - off, true);
+        int len = 0;
+        int scanned = 0;
+        int got;
+        do {
+          len = Math.min(data.length - off, len + 1 + steps.nextInt(SMALL.maxSize() / 3));
+          got = small.cut(data, off, len, off + len == data.length, scanned);
+          scanned = len;
+        } while (got < 0);
+        assertThat(got).as("chunk at %d", off).isEqualTo(expected);
+        off += got;
+      }
+    }
+  }
+
+  @Test
+  void aPrefixTooShortToDecideAsksForMore() {
+    byte[] zeros = new byte[SMALL.maxSize()];
+    assertThat(small.cut(zeros, 0, SMALL.minSize(), false, 0)).isEqualTo(-1);
+    assertThat(small.cut(zeros, 0, SMALL.maxSize() - 1, false, 0)).isEqualTo(-1);
+    assertThat(small.cut(zeros, 0, SMALL.maxSize(), false, 0)).isEqualTo(SMALL.maxSize());
+    assertThat(small.cut(zeros, 0, SMALL.maxSize() - 1, true, 0)).isEqualTo(SMALL.maxSize() - 1);
   }
 
   @Test
