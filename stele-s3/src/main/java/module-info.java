@@ -10,6 +10,7 @@ module dev.stele.s3 {
   requires software.amazon.awssdk.core;
   requires software.amazon.awssdk.http;
   requires software.amazon.awssdk.http.apache;
+  requires software.amazon.awssdk.profiles;
   requires software.amazon.awssdk.regions;
   requires transitive software.amazon.awssdk.services.s3; // BucketInspector takes a client
 
