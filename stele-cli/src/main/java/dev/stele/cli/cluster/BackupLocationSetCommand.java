@@ -4,7 +4,10 @@ import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.BackupStorageLocation;
 import dev.stele.k8s.api.BackupStorageLocationSpec;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.util.List;
+import java.util.Map;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -49,15 +52,15 @@ final class BackupLocationSetCommand extends ClusterCommand {
         require(BackupStorageLocation.class, "backup storage location", name);
     BackupStorageLocationSpec spec = bsl.getSpec();
     options.applyTo(name, spec);
+    // A merge patch of the spec: the operator's status writes in between cannot make it fail with
+    // a conflict, as a read-modify-write edit would. The options only add or replace fields.
     client
         .resources(BackupStorageLocation.class)
         .inNamespace(namespace)
         .withName(name)
-        .edit(
-            b -> {
-              b.setSpec(spec);
-              return b;
-            });
+        .patch(
+            PatchContext.of(PatchType.JSON_MERGE),
+            client.getKubernetesSerialization().asJson(Map.of("spec", spec)));
     out()
         .printf(
             "Backup storage location \"%s\" updated%s.%n",

@@ -18,6 +18,8 @@ import dev.stele.k8s.api.RunPhase;
 import dev.stele.k8s.api.SteleApi;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.http.RecordedRequest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnableKubernetesMockClient(crud = true)
 class LocationCommandsTest {
   KubernetesClient client;
+  KubernetesMockServer server;
   @TempDir Path dir;
   ClusterFixture k8s;
 
@@ -252,6 +255,26 @@ class LocationCommandsTest {
         .isEqualTo("backups");
     Cli.Run missing = k8s.run("backup-location", "set", "nope", "--access-mode", "ReadOnly");
     assertThat(missing.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
+  }
+
+  @Test
+  void setSendsAMergePatchOfTheSpecThatAStatusWriteCannotConflictWith() throws Exception {
+    createPrimary();
+    BackupStorageLocation bsl = k8s.get(BackupStorageLocation.class, "primary");
+    BackupStorageLocationStatus s = new BackupStorageLocationStatus();
+    s.phase = LocationPhase.AVAILABLE;
+    bsl.setStatus(s);
+    k8s.updateStatus(bsl);
+
+    Cli.Run run = k8s.run("backup-location", "set", "primary", "--access-mode", "ReadOnly");
+
+    assertThat(run.exitCode()).as(run.stderr()).isZero();
+    RecordedRequest patch = server.getLastRequest();
+    assertThat(patch.getMethod()).isEqualTo("PATCH");
+    assertThat(patch.getHeader("Content-Type")).startsWith("application/merge-patch+json");
+    BackupStorageLocation after = k8s.get(BackupStorageLocation.class, "primary");
+    assertThat(after.getSpec().accessMode).isEqualTo("ReadOnly");
+    assertThat(after.getStatus().phase).isEqualTo(LocationPhase.AVAILABLE);
   }
 
   @Test
