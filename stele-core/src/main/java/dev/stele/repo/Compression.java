@@ -29,9 +29,9 @@ final class Compression {
 
   /**
    * A 1 MiB window at every level. A chunk is compressed as a stream of slices ({@link Native}), so
-   * zstd keeps a buffer of its window in each thread's context: level 3's own 2 MiB window took
-   * about 15 MiB more of a first backup's memory (one context per thread that seals), for 0.03%
-   * fewer bytes on the benchmark set's largest chunks (docs/performance.md, eleventh round).
+   * zstd keeps a buffer of its window in the context of each thread that seals: level 3's own 2 MiB
+   * window would double it, for 0.03% fewer bytes on the benchmark set's chunks of up to 4 MiB
+   * (docs/performance.md, eleventh round).
    */
   private static final int WINDOW_LOG = 20;
 
