@@ -16,17 +16,6 @@ final class Compression {
   static final byte NONE = 0;
   static final byte ZSTD = 1;
 
-  // A zstd context allocates megabytes of tables; one per thread, reused, instead of one per call.
-  private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
-      ThreadLocal.withInitial(ZstdCompressCtx::new);
-  private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
-      ThreadLocal.withInitial(ZstdDecompressCtx::new);
-  // zstd reads and writes native buffers, a small pair per thread: on heap arrays zstd-jni pins
-  // them (a JNI critical region), and an allocation that fails while a thread holds one makes the
-  // collector grow the heap instead of collecting, so a backup's heap grew with its throughput
-  // rather than with what it holds (docs/performance.md).
-  private static final ThreadLocal<Native> NATIVE = ThreadLocal.withInitial(Native::new);
-
   /**
    * A 1 MiB window at every level. A chunk is compressed as a stream of slices ({@link Native}), so
    * zstd keeps a buffer of its window in the context of each thread that seals: level 3's own 2 MiB
@@ -34,6 +23,23 @@ final class Compression {
    * (docs/performance.md, eleventh round).
    */
   private static final int WINDOW_LOG = 20;
+
+  // A zstd context allocates megabytes of tables; one per thread, reused, instead of one per call.
+  // Its window is set once: a frame's end keeps the parameters, the level is set per call.
+  private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
+      ThreadLocal.withInitial(
+          () -> {
+            ZstdCompressCtx ctx = new ZstdCompressCtx();
+            ctx.setWindowLog(WINDOW_LOG);
+            return ctx;
+          });
+  private static final ThreadLocal<ZstdDecompressCtx> DECOMPRESSORS =
+      ThreadLocal.withInitial(ZstdDecompressCtx::new);
+  // zstd reads and writes native buffers, a small pair per thread: on heap arrays zstd-jni pins
+  // them (a JNI critical region), and an allocation that fails while a thread holds one makes the
+  // collector grow the heap instead of collecting, so a backup's heap grew with its throughput
+  // rather than with what it holds (docs/performance.md).
+  private static final ThreadLocal<Native> NATIVE = ThreadLocal.withInitial(Native::new);
 
   private Compression() {}
 
@@ -61,7 +67,6 @@ final class Compression {
     if (level > 0 && len >= 64) {
       ZstdCompressCtx ctx = COMPRESSORS.get();
       ctx.setLevel(level);
-      ctx.setWindowLog(WINDOW_LOG);
       int n = NATIVE.get().compress(ctx, data, off, len, out, outOff + 1);
       if (n < len) {
         out[outOff] = ZSTD;

@@ -45,6 +45,30 @@ class CompressionTest {
     assertThat(Compression.unframe(bytes, "test")).isEqualTo(next);
   }
 
+  @Test
+  void framesAskForAWindowOfAtMostOneMebibyteAtEveryLevel() throws Exception {
+    int len = 4 << 20;
+    byte[] data = text(len);
+    for (int level : new int[] {1, 3, 9, 19, 3}) {
+      Compression.Framed framed = Compression.frame(data, 0, len, level);
+      assertThat(windowSize(framed.bytes())).as("level %d", level).isEqualTo(1 << 20);
+      byte[] bytes = Arrays.copyOf(framed.bytes(), framed.length());
+      assertThat(Compression.unframe(bytes, len, "test")).isEqualTo(data);
+    }
+  }
+
+  /**
+   * The window a zstd frame (after the one-byte flag) asks a decoder for, from its header: the
+   * descriptor byte after the magic, then, without the single-segment flag, the window byte.
+   */
+  private static long windowSize(byte[] framed) {
+    int descriptor = framed[5] & 0xFF;
+    assertThat(descriptor & 0x20).as("a frame of 4 MiB is not one segment").isZero();
+    int window = framed[6] & 0xFF;
+    long base = 1L << (10 + (window >>> 3));
+    return base + (base / 8) * (window & 7);
+  }
+
   private static byte[] text(int len) {
     byte[] b = new byte[len];
     Random r = new Random(len);
