@@ -5,6 +5,9 @@ public enum ChunkType {
   DATA(0),
   TREE(1);
 
+  // values() clones its array on every call, and of() runs once per index entry read.
+  private static final ChunkType[] TYPES = values();
+
   /** The type's byte in the index and in a chunk's associated data (docs/format.md). */
   private final byte code;
 
@@ -17,7 +20,7 @@ public enum ChunkType {
   }
 
   static ChunkType of(byte code) {
-    for (ChunkType type : values()) {
+    for (ChunkType type : TYPES) {
       if (type.code == code) {
         return type;
       }

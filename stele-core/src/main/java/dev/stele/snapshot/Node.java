@@ -49,6 +49,9 @@ public record Node(
     CHAR_DEVICE(5),
     BLOCK_DEVICE(6);
 
+    // values() clones its array on every call, and of() runs once per tree node decoded.
+    private static final Kind[] KINDS = values();
+
     private final byte code;
 
     Kind(int code) {
@@ -62,7 +65,7 @@ public record Node(
 
     /** The kind with byte {@code code} in an encoded tree, or null if there is none. */
     static Kind of(byte code) {
-      for (Kind kind : values()) {
+      for (Kind kind : KINDS) {
         if (kind.code == code) {
           return kind;
         }
