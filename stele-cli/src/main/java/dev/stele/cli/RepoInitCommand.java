@@ -56,8 +56,10 @@ final class RepoInitCommand extends SteleCommand {
     if (lockMode == Retention.Mode.NONE && minimum != null) {
       throw CliException.usage("--min-retention needs --lock-mode compliance or governance");
     }
-    if (compressionLevel != null && (compressionLevel < 0 || compressionLevel > 22)) {
-      throw CliException.usage("--compression-level must be 0 (none) to 22");
+    if (compressionLevel != null
+        && (compressionLevel < 0 || compressionLevel > RepositoryInit.MAX_COMPRESSION_LEVEL)) {
+      throw CliException.usage(
+          "--compression-level must be 0 (none) to " + RepositoryInit.MAX_COMPRESSION_LEVEL);
     }
     char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
     BlobStore store = location.create(env.clock());
