@@ -10,6 +10,8 @@ module dev.stele.s3 {
   requires software.amazon.awssdk.core;
   requires software.amazon.awssdk.http;
   requires software.amazon.awssdk.http.apache;
+  requires org.apache.httpcomponents.httpclient; // NoTlsSocketFactory, for apache-client
+  requires org.apache.httpcomponents.httpcore;
   requires software.amazon.awssdk.profiles;
   requires software.amazon.awssdk.regions;
   requires transitive software.amazon.awssdk.services.s3; // BucketInspector takes a client

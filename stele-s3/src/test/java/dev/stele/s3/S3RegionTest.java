@@ -107,4 +107,17 @@ class S3RegionTest {
     assertThat(S3Clients.region(rgw.withRegion("eu-north-1"))).isEqualTo(Region.EU_NORTH_1);
     assertThat(asked).isEmpty();
   }
+
+  @Test
+  void bothClientsOfAStoreShareOneRegionAndOneCredentialSource() throws IOException {
+    S3Location aws = S3Location.of("backups", "r").withCredentials("key", "secret");
+
+    try (S3Clients clients = S3Clients.connect(aws, S3Options.defaults(), List.of())) {
+      assertThat(asked).containsOnlyOnce("GET /latest/dynamic/instance-identity/document");
+      assertThat(clients.reads.serviceClientConfiguration().region()).isEqualTo(Region.EU_WEST_3);
+      assertThat(clients.writes.serviceClientConfiguration().region()).isEqualTo(Region.EU_WEST_3);
+      assertThat(clients.writes.serviceClientConfiguration().credentialsProvider())
+          .isSameAs(clients.reads.serviceClientConfiguration().credentialsProvider());
+    }
+  }
 }
