@@ -1,5 +1,7 @@
 package dev.stele.cli;
 
+import static java.util.Map.entry;
+
 import ch.qos.logback.classic.Level;
 import dev.stele.cli.cluster.BackupCommand;
 import dev.stele.cli.cluster.BackupLocationCommand;
@@ -18,8 +20,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -40,31 +46,35 @@ import picocli.CommandLine.Spec;
     description = "Deduplicated, compressed, encrypted, write-once backups.",
     footer = ExitCode.FOOTER)
 public final class Main implements Callable<Integer> {
-  /** The subcommands, in the order {@code stele --help} lists them. */
-  private static final List<Class<?>> COMMANDS =
-      List.of(
-          RepoCommand.class,
-          SnapshotCommand.class,
-          LsCommand.class,
-          CatCommand.class,
-          FindCommand.class,
-          RestoreCommand.class,
-          VerifyCommand.class,
-          RepairCommand.class,
-          MaintenanceCommand.class,
-          ServerCommand.class,
-          DemoCommand.class,
-          InstallCommand.class,
-          UninstallCommand.class,
-          OperatorCommand.class,
-          BackupCommand.class,
-          ScheduleCommand.class,
-          BackupLocationCommand.class,
-          RepositoryCommand.class,
-          NodeAgentCommand.class,
-          RestoreWaitCommand.class,
-          TrainingCommand.class,
-          BenchCommand.class);
+  /**
+   * The subcommands by name, in the order {@code stele --help} lists them. The names repeat their
+   * classes' {@code @Command} names ({@code CommandLineTest} checks each), so that finding the one
+   * a run names reads no annotation: reading all of them cost every command some 25 ms.
+   */
+  private static final Map<String, Class<?>> COMMANDS =
+      ordered(
+          entry("repo", RepoCommand.class),
+          entry("snapshot", SnapshotCommand.class),
+          entry("ls", LsCommand.class),
+          entry("cat", CatCommand.class),
+          entry("find", FindCommand.class),
+          entry("restore", RestoreCommand.class),
+          entry("verify", VerifyCommand.class),
+          entry("repair", RepairCommand.class),
+          entry("maintenance", MaintenanceCommand.class),
+          entry("server", ServerCommand.class),
+          entry("demo", DemoCommand.class),
+          entry("install", InstallCommand.class),
+          entry("uninstall", UninstallCommand.class),
+          entry("operator", OperatorCommand.class),
+          entry("backup", BackupCommand.class),
+          entry("schedule", ScheduleCommand.class),
+          entry("backup-location", BackupLocationCommand.class),
+          entry("repository", RepositoryCommand.class),
+          entry("node-agent", NodeAgentCommand.class),
+          entry("restore-wait", RestoreWaitCommand.class),
+          entry("class-data-training", TrainingCommand.class),
+          entry("bench", BenchCommand.class));
 
   /**
    * The commands that work on a repository and nothing else. On a local repository the launcher
@@ -73,27 +83,27 @@ public final class Main implements Callable<Integer> {
    * instead of 120. So these must not load a class from those clients on that path; {@code
    * ShortClassPathIT} runs each through the launcher to prove it.
    */
-  static final List<Class<?>> LOCAL_COMMANDS =
+  static final List<String> LOCAL_COMMANDS =
       List.of(
-          RepoCommand.class,
-          SnapshotCommand.class,
-          LsCommand.class,
-          CatCommand.class,
-          FindCommand.class,
-          RestoreCommand.class,
-          VerifyCommand.class,
-          RepairCommand.class,
-          MaintenanceCommand.class,
-          DemoCommand.class,
-          BenchCommand.class);
+          "repo",
+          "snapshot",
+          "ls",
+          "cat",
+          "find",
+          "restore",
+          "verify",
+          "repair",
+          "maintenance",
+          "demo",
+          "bench");
 
   /** {@code restore}'s subcommands for a cluster's Restores (see {@link RestoreCommand}). */
-  private static final List<Class<?>> RESTORE_CLUSTER_COMMANDS =
-      List.of(
-          RestoreCreateCommand.class,
-          RestoreGetCommand.class,
-          RestoreDescribeCommand.class,
-          RestoreLogsCommand.class);
+  private static final Map<String, Class<?>> RESTORE_CLUSTER_COMMANDS =
+      ordered(
+          entry("create", RestoreCreateCommand.class),
+          entry("get", RestoreGetCommand.class),
+          entry("describe", RestoreDescribeCommand.class),
+          entry("logs", RestoreLogsCommand.class));
 
   @Option(
       names = "--debug",
@@ -175,16 +185,16 @@ public final class Main implements Callable<Integer> {
    */
   static CommandLine commandLine(CliEnvironment env, String... args) {
     CommandLine cli = new CommandLine(new Main(env));
-    List<Class<?>> branches = subcommands(args);
-    branches.forEach(cli::addSubcommand);
-    CommandLine restore = cli.getSubcommands().get(name(RestoreCommand.class));
+    Map<String, Class<?>> branches = subcommands(args);
+    branches.values().forEach(cli::addSubcommand);
+    CommandLine restore = cli.getSubcommands().get("restore");
     List<String> options = optionsBeforeEnd(args);
     boolean help = options.contains("--help") || options.contains("-h");
     if (restore != null
         && (branches.size() > 1
             || help
-            || RESTORE_CLUSTER_COMMANDS.stream().anyMatch(c -> names(c, args)))) {
-      RESTORE_CLUSTER_COMMANDS.forEach(restore::addSubcommand);
+            || RESTORE_CLUSTER_COMMANDS.containsKey(secondWord(args)))) {
+      RESTORE_CLUSTER_COMMANDS.values().forEach(restore::addSubcommand);
     }
     cli.setOut(env.out());
     cli.setErr(env.err());
@@ -217,7 +227,7 @@ public final class Main implements Callable<Integer> {
     return outcome.exitCode();
   }
 
-  private static List<Class<?>> subcommands(String[] args) {
+  private static Map<String, Class<?>> subcommands(String[] args) {
     boolean help = false;
     boolean version = false;
     for (int i = 0; i < args.length; i++) {
@@ -227,32 +237,47 @@ public final class Main implements Callable<Integer> {
       } else if (a.startsWith("@") || a.equals("--")) {
         return COMMANDS;
       } else if (!a.startsWith("-")) {
-        List<Class<?>> named = COMMANDS.stream().filter(c -> a.equals(name(c))).toList();
-        return named.isEmpty() ? COMMANDS : named;
+        Class<?> named = COMMANDS.get(a);
+        return named == null ? COMMANDS : Map.of(a, named);
       }
       help |= a.equals("-h") || a.equals("--help");
       version |= a.equals("-V") || a.equals("--version");
     }
-    return version && !help ? List.of() : COMMANDS;
+    return version && !help ? Map.of() : COMMANDS;
   }
 
-  static String name(Class<?> command) {
-    return command.getAnnotation(Command.class).name();
+  /** Every subcommand by name, in the order {@code stele --help} lists them. */
+  static Map<String, Class<?>> commands() {
+    return COMMANDS;
+  }
+
+  /** {@code restore}'s cluster subcommands by name. */
+  static Map<String, Class<?>> restoreClusterCommands() {
+    return RESTORE_CLUSTER_COMMANDS;
   }
 
   /**
-   * True if {@code args} name {@code command} as the subcommand of their first word: the word right
-   * after it, as the launcher reads a run's first two words.
+   * The word right after the first of {@code args} that is not an option, as the launcher reads a
+   * run's first two words; null if there is none.
    */
-  private static boolean names(Class<?> command, String[] args) {
+  private static @Nullable String secondWord(String[] args) {
     for (int i = 0; i < args.length; i++) {
       if (args[i].equals("--log-format")) {
         i++;
       } else if (!args[i].startsWith("-")) {
-        return i + 1 < args.length && args[i + 1].equals(name(command));
+        return i + 1 < args.length ? args[i + 1] : null;
       }
     }
-    return false;
+    return null;
+  }
+
+  @SafeVarargs
+  private static Map<String, Class<?>> ordered(Map.Entry<String, Class<?>>... entries) {
+    Map<String, Class<?>> map = new LinkedHashMap<>();
+    for (Map.Entry<String, Class<?>> e : entries) {
+      map.put(e.getKey(), e.getValue());
+    }
+    return Collections.unmodifiableMap(map);
   }
 
   private static List<String> optionsBeforeEnd(String[] args) {

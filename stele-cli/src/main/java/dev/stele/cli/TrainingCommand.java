@@ -30,8 +30,8 @@ final class TrainingCommand extends SteleCommand {
     if (remote) {
       Main.commandLine(env());
     } else {
-      for (Class<?> command : Main.LOCAL_COMMANDS) {
-        Main.commandLine(env(), Main.name(command));
+      for (String command : Main.LOCAL_COMMANDS) {
+        Main.commandLine(env(), command);
       }
     }
     Path dir = Files.createTempDirectory("stele-training-");

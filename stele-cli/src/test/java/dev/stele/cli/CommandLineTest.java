@@ -32,6 +32,31 @@ class CommandLineTest {
     cli = new Cli(repo.toString(), "correct horse");
   }
 
+  @Test
+  void everyCommandIsFoundUnderTheNameItsAnnotationGives() {
+    Main.commands().forEach((name, command) -> assertThat(nameOf(command)).isEqualTo(name));
+    Main.restoreClusterCommands()
+        .forEach((name, command) -> assertThat(nameOf(command)).isEqualTo(name));
+    assertThat(Main.commands().keySet()).containsAll(Main.LOCAL_COMMANDS);
+
+    // A run builds the branch it names; help builds them all, in the table's order.
+    CliEnvironment env = Cli.environment();
+    assertThat(Main.commandLine(env, "snapshot", "list").getSubcommands())
+        .containsOnlyKeys("snapshot");
+    assertThat(restoreBranch(Main.commandLine(env, "restore", "get"))).containsKey("get");
+    assertThat(restoreBranch(Main.commandLine(env, "restore", "latest"))).doesNotContainKey("get");
+    assertThat(Main.commandLine(env, "--help").getSubcommands().keySet())
+        .containsExactlyElementsOf(Main.commands().keySet());
+  }
+
+  private static String nameOf(Class<?> command) {
+    return command.getAnnotation(CommandLine.Command.class).name();
+  }
+
+  private static java.util.Map<String, CommandLine> restoreBranch(CommandLine cli) {
+    return cli.getSubcommands().get("restore").getSubcommands();
+  }
+
   private Cli.Run init() {
     return cli.run("repo", "init", "--kdf-memory", "64", "--kdf-iterations", "1");
   }
