@@ -142,6 +142,7 @@ public final class Main implements Callable<Integer> {
 
   /** Runs {@code stele args…} in {@code env}; returns the exit code. */
   public static int run(CliEnvironment env, String... args) {
+    Preparation preparation = Preparation.start(args);
     List<String> options = optionsBeforeEnd(args);
     boolean debug = options.contains("--debug");
     boolean verbose = options.contains("--verbose") || options.contains("-v");
@@ -155,6 +156,11 @@ public final class Main implements Callable<Integer> {
         debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN,
         "json".equalsIgnoreCase(logFormat));
     CommandLine cli = commandLine(env, args);
+    cli.setExecutionStrategy(
+        parsed -> {
+          preparation.join();
+          return new CommandLine.RunLast().execute(parsed);
+        });
     cli.setExecutionExceptionHandler((e, line, parsed) -> fail(env, e, debug));
     cli.setParameterExceptionHandler(
         (e, rest) -> {
@@ -228,22 +234,35 @@ public final class Main implements Callable<Integer> {
   }
 
   private static Map<String, Class<?>> subcommands(String[] args) {
-    boolean help = false;
-    boolean version = false;
+    int at = commandAt(args);
+    if (at >= 0) {
+      Class<?> named = COMMANDS.get(args[at]);
+      return named == null ? COMMANDS : Map.of(args[at], named);
+    }
+    List<String> options = optionsBeforeEnd(args);
+    boolean version = options.contains("-V") || options.contains("--version");
+    boolean help = options.contains("-h") || options.contains("--help");
+    boolean file = options.stream().anyMatch(a -> a.startsWith("@"));
+    return version && !help && !file && options.size() == args.length ? Map.of() : COMMANDS;
+  }
+
+  /**
+   * Where in {@code args} the command's name is: the first word that is not an option ({@code
+   * --log-format}'s value skipped), as the launcher reads it; -1 if none comes before an {@code
+   * @file} or {@code --}.
+   */
+  static int commandAt(String[] args) {
     for (int i = 0; i < args.length; i++) {
       String a = args[i];
       if (a.equals("--log-format")) {
         i++;
       } else if (a.startsWith("@") || a.equals("--")) {
-        return COMMANDS;
+        return -1;
       } else if (!a.startsWith("-")) {
-        Class<?> named = COMMANDS.get(a);
-        return named == null ? COMMANDS : Map.of(a, named);
+        return i;
       }
-      help |= a.equals("-h") || a.equals("--help");
-      version |= a.equals("-V") || a.equals("--version");
     }
-    return version && !help ? Map.of() : COMMANDS;
+    return -1;
   }
 
   /** Every subcommand by name, in the order {@code stele --help} lists them. */
@@ -256,19 +275,10 @@ public final class Main implements Callable<Integer> {
     return RESTORE_CLUSTER_COMMANDS;
   }
 
-  /**
-   * The word right after the first of {@code args} that is not an option, as the launcher reads a
-   * run's first two words; null if there is none.
-   */
+  /** The word right after the command's name, or null. */
   private static @Nullable String secondWord(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("--log-format")) {
-        i++;
-      } else if (!args[i].startsWith("-")) {
-        return i + 1 < args.length ? args[i + 1] : null;
-      }
-    }
-    return null;
+    int at = commandAt(args);
+    return at >= 0 && at + 1 < args.length ? args[at + 1] : null;
   }
 
   @SafeVarargs

@@ -49,6 +49,18 @@ class CommandLineTest {
         .containsExactlyElementsOf(Main.commands().keySet());
   }
 
+  @Test
+  void theRepositoryCommandsPrepareTheirOpenWhileTheyParse() {
+    Preparation list = Preparation.start(new String[] {"--log-format", "json", "snapshot", "list"});
+    Preparation backupGet = Preparation.start(new String[] {"backup", "get"});
+    Preparation version = Preparation.start(new String[] {"--version"});
+    list.join();
+
+    assertThat(list.started()).isTrue();
+    assertThat(backupGet.started()).isFalse();
+    assertThat(version.started()).isFalse();
+  }
+
   private static String nameOf(Class<?> command) {
     return command.getAnnotation(CommandLine.Command.class).name();
   }

@@ -17,6 +17,16 @@ public final class Kdf {
 
   private Kdf() {}
 
+  /**
+   * Loads what {@link #derive} uses (libargon2 through JNA, or else BouncyCastle's Argon2), without
+   * deriving anything: a command line does it on a second thread while it parses its arguments.
+   */
+  public static void prepare() {
+    if (!NativeArgon2.available()) {
+      new Argon2BytesGenerator();
+    }
+  }
+
   /** How many derivations this process has run. */
   public static long derivations() {
     return DERIVATIONS.get();

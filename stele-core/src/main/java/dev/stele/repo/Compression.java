@@ -44,6 +44,15 @@ final class Compression {
   private Compression() {}
 
   /**
+   * Loads zstd's native library, with one-off calls that leave no context in this thread (see
+   * {@link OpenPreparation}).
+   */
+  static void prepare() {
+    byte[] sample = new byte[256];
+    Zstd.decompress(Zstd.compress(sample, 1), sample.length);
+  }
+
+  /**
    * {@code flag ‖ payload} for {@code data[off, off+len)}; the result may be longer than needed.
    */
   static Framed frame(byte[] data, int off, int len, int level) {

@@ -67,6 +67,20 @@ public final class KeyBlob {
     }
   }
 
+  /**
+   * Seals a throwaway payload as {@link #seal} does and reads it back as {@link #open} does, under
+   * a zero key instead of one derived from a password: for {@link OpenPreparation}, which loads
+   * what opening a key blob uses. Derives no key.
+   */
+  static void rehearse(Id formatHash, Instant now) throws IOException, AEADBadTagException {
+    byte[] kek = new byte[32];
+    byte[] sealed = Aead.seal(kek, AAD, Json.write(new Payload(kek, formatHash.hex())));
+    KdfParams kdf = KdfParams.argon2id(8, 1, new byte[16]);
+    byte[] blob = Json.write(new Stored(VERSION, now, "", kdf, sealed));
+    Stored stored = Json.readVersioned(PREFIX, blob, Stored.class, VERSION);
+    new MasterKey(Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class).secret());
+  }
+
   /** Reads the public part of a key blob, without a password. */
   static Stored describe(String name, byte[] blob) throws IOException {
     try {

@@ -147,6 +147,18 @@ public final class Repository implements Closeable {
     return RepositoryOpener.open(store, password, clock);
   }
 
+  /**
+   * Loads and initialises, on the calling thread and on throwaway data, what {@link #open} uses
+   * first (JSON, the key derivation's library, libcrypto, zstd): a tenth of a second in a fresh
+   * JVM, which a command line spends on a second thread while it parses its arguments. Never fails.
+   *
+   * <p>Concurrency: a thread that runs this must not race the thread that opens: a class whose
+   * initialisation both enter from different ends deadlocks. Run it before the open, and join it.
+   */
+  public static void prepareToOpen() {
+    OpenPreparation.run();
+  }
+
   public BlobStore store() {
     return store;
   }

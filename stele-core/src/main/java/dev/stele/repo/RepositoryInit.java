@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HexFormat;
 
 /**
@@ -128,6 +129,23 @@ public record RepositoryInit(
         kdf);
   }
 
+  /** The format blob of a repository created with these choices. */
+  RepositoryFormat format(String id, Instant created) {
+    return new RepositoryFormat(
+        RepositoryFormat.MAGIC,
+        RepositoryFormat.VERSION,
+        id,
+        created,
+        new RepositoryFormat.Chunking(
+            "fastcdc-gear", chunker.minSize(), chunker.avgSize(), chunker.maxSize()),
+        compressionLevel,
+        packSize,
+        markWindow,
+        sweepWindow,
+        retentionMode,
+        minimumRetention);
+  }
+
   Repository create(BlobStore store, char[] password) throws IOException {
     if (!store.list("").isEmpty()) {
       throw new RepositoryExistsException(
@@ -136,20 +154,7 @@ public record RepositoryInit(
     SecureRandom random = new SecureRandom();
     byte[] id = new byte[16];
     random.nextBytes(id);
-    RepositoryFormat format =
-        new RepositoryFormat(
-            RepositoryFormat.MAGIC,
-            RepositoryFormat.VERSION,
-            HexFormat.of().formatHex(id),
-            clock.instant(),
-            new RepositoryFormat.Chunking(
-                "fastcdc-gear", chunker.minSize(), chunker.avgSize(), chunker.maxSize()),
-            compressionLevel,
-            packSize,
-            markWindow,
-            sweepWindow,
-            retentionMode,
-            minimumRetention);
+    RepositoryFormat format = format(HexFormat.of().formatHex(id), clock.instant());
     byte[] formatBytes = format.toBytes();
     store.create(RepositoryFormat.BLOB, formatBytes, format.retentionFor(clock.instant()));
     MasterKey key = MasterKey.generate(random);
