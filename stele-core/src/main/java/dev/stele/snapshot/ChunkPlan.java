@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * read once and written to every place that uses it. A file with a chunk the reader does not have
  * is removed at the end, as one whose chunk cannot be read.
  *
- * <p>Concurrency: planned by the walking thread; the lengths are gathered by worker threads into a
- * concurrent map; then each batch is read by one worker thread.
+ * <p>Concurrency: planned by the walking threads (each addition under this plan's lock); the
+ * lengths are gathered by worker threads into a concurrent map; then each batch is read by one
+ * worker thread.
  */
 final class ChunkPlan implements ContentPlan {
   static final int BATCH_BYTES = 8 << 20;
@@ -42,8 +43,10 @@ final class ChunkPlan implements ContentPlan {
   @Override
   public @Nullable Planned locate(Node node, String shown) {
     return file -> {
-      files.add(new Pending(file, node.chunks()));
-      distinct.addAll(node.chunks());
+      synchronized (this) {
+        files.add(new Pending(file, node.chunks()));
+        distinct.addAll(node.chunks());
+      }
     };
   }
 

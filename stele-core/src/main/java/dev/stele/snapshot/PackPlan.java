@@ -23,7 +23,8 @@ import org.jspecify.annotations.Nullable;
  * objects (about 250): a restore plans every file before it reads, so that a pack shared by many
  * files is read once, and holds the plan to the end (docs/performance.md, eighth round).
  *
- * <p>Concurrency: planned by the walking thread, then each range is read by one worker thread.
+ * <p>Concurrency: planned by the walking threads (each addition under this plan's lock), then each
+ * range is read by one worker thread.
  */
 final class PackPlan implements ContentPlan {
   private static final int MAX_RANGE = 8 << 20;
@@ -72,7 +73,7 @@ final class PackPlan implements ContentPlan {
     };
   }
 
-  private void add(Location location, OutputFile to, long at) {
+  private synchronized void add(Location location, OutputFile to, long at) {
     if (rows == pack.length) {
       int grown = rows + (rows >> 1);
       pack = Arrays.copyOf(pack, grown);

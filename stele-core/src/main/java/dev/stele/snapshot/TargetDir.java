@@ -17,8 +17,8 @@ import java.util.List;
  * {@link #reopen} refuses one that was swapped since. The target itself stays open for the whole
  * restore.
  *
- * <p>Concurrency: the tree is built by one thread; {@link #unfinished} is added to by writer
- * threads.
+ * <p>Concurrency: the entries of one directory are made by one walker thread, its subdirectories
+ * entered by any ({@link #children} is locked); {@link #unfinished} is added to by writer threads.
  */
 final class TargetDir implements AutoCloseable {
   final TargetDir parent;
@@ -99,7 +99,9 @@ final class TargetDir implements AutoCloseable {
       child.close();
       throw e;
     }
-    children.add(child);
+    synchronized (children) {
+      children.add(child); // walkers enter sibling directories at once
+    }
     return child;
   }
 

@@ -115,6 +115,35 @@ class RoundTripTest {
   }
 
   @Test
+  void namesOfOneInodeInDirectoriesWalkedAtOnceStayOneFile() throws IOException {
+    // Two walkers make the entries of directories a and b at once, name by name in the same
+    // order, and a/nK and b/nK are one inode: it must be made once, under the first name met,
+    // and the other name linked to it.
+    Path source = Files.createDirectories(tmp.resolve("linked"));
+    Path a = Files.createDirectories(source.resolve("a"));
+    Path b = Files.createDirectories(source.resolve("b"));
+    int names = 300;
+    for (int k = 0; k < names; k++) {
+      String name = String.format("n%03d", k);
+      Files.createLink(b.resolve(name), Files.writeString(a.resolve(name), "content " + k));
+    }
+
+    for (int restore = 0; restore < 3; restore++) { // the walkers race differently each time
+      Path target = roundTrip(source);
+
+      for (int k = 0; k < names; k++) {
+        String name = String.format("n%03d", k);
+        Path inA = target.resolve("a").resolve(name);
+        Path inB = target.resolve("b").resolve(name);
+        assertThat(Files.getAttribute(inB, "unix:ino"))
+            .as("%s and %s", inA, inB)
+            .isEqualTo(Files.getAttribute(inA, "unix:ino"));
+        assertThat(Files.readString(inB)).isEqualTo("content " + k);
+      }
+    }
+  }
+
+  @Test
   void sparseFilesRestoreWithTheirContentAndStaySparse() throws IOException {
     Path source = Files.createDirectories(tmp.resolve("sparse"));
     Random random = new Random(11);
