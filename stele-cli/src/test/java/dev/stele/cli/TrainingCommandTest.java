@@ -1,0 +1,36 @@
+package dev.stele.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Clock;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The remote archive is trained on the S3 commands run against {@link LockBucketImitation}: if the
+ * store asks something the imitation cannot answer, a command fails here, instead of the build
+ * quietly recording fewer classes and every S3 command starting slower.
+ */
+class TrainingCommandTest {
+  @TempDir Path tmp;
+
+  @Test
+  void everyS3CommandTrainedOnSucceedsAgainstTheImitation() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CliEnvironment env = new CliEnvironment(name -> null, out, err, null, Clock.systemUTC());
+
+    int code = TrainingCommand.s3Commands(env, tmp);
+
+    String said = out.toString(StandardCharsets.UTF_8);
+    assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(said)
+        .contains("object lock on")
+        .contains("2 snapshots")
+        .contains("restored 278 files")
+        .contains("no problems found");
+  }
+}
