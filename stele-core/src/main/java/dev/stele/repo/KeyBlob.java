@@ -37,9 +37,17 @@ public final class KeyBlob {
   static byte[] seal(
       MasterKey key, Id formatHash, char[] password, KdfParams kdf, Instant now, String host) {
     byte[] kek = Kdf.derive(password, kdf);
+    try {
+      return seal(kek, key, formatHash, kdf, now, host);
+    } finally {
+      Arrays.fill(kek, (byte) 0);
+    }
+  }
+
+  private static byte[] seal(
+      byte[] kek, MasterKey key, Id formatHash, KdfParams kdf, Instant now, String host) {
     byte[] payload = Json.write(new Payload(key.secret(), formatHash.hex()));
     byte[] sealed = Aead.seal(kek, AAD, payload);
-    Arrays.fill(kek, (byte) 0);
     Arrays.fill(payload, (byte) 0);
     return Json.write(new Stored(VERSION, now, host, kdf, sealed));
   }
@@ -58,27 +66,33 @@ public final class KeyBlob {
     Stored stored = Json.readVersioned(name, blob, Stored.class, VERSION);
     byte[] kek = Kdf.derive(password, stored.kdf());
     try {
-      Payload payload = Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class);
-      return new Opened(new MasterKey(payload.secret()), Id.parse(payload.format()), stored);
-    } catch (AEADBadTagException e) {
-      return null;
+      return open(kek, stored);
     } finally {
       Arrays.fill(kek, (byte) 0);
     }
   }
 
+  private static Opened open(byte[] kek, Stored stored) throws IOException {
+    try {
+      Payload payload = Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class);
+      return new Opened(new MasterKey(payload.secret()), Id.parse(payload.format()), stored);
+    } catch (AEADBadTagException e) {
+      return null;
+    }
+  }
+
   /**
-   * Seals a throwaway payload as {@link #seal} does and reads it back as {@link #open} does, under
-   * a zero key instead of one derived from a password: for {@link OpenPreparation}, which loads
-   * what opening a key blob uses. Derives no key.
+   * Seals a throwaway key and opens it again as {@link #seal} and {@link #open} do, under a zero
+   * key-encryption key instead of one derived from a password: for {@link OpenPreparation}, which
+   * loads what opening a key blob uses. Derives nothing.
    */
-  static void rehearse(Id formatHash, Instant now) throws IOException, AEADBadTagException {
-    byte[] kek = new byte[32];
-    byte[] sealed = Aead.seal(kek, AAD, Json.write(new Payload(kek, formatHash.hex())));
+  static void rehearse(Id formatHash, Instant now) throws IOException {
+    byte[] zero = new byte[32];
     KdfParams kdf = KdfParams.argon2id(8, 1, new byte[16]);
-    byte[] blob = Json.write(new Stored(VERSION, now, "", kdf, sealed));
-    Stored stored = Json.readVersioned(PREFIX, blob, Stored.class, VERSION);
-    new MasterKey(Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class).secret());
+    byte[] blob = seal(zero, new MasterKey(zero), formatHash, kdf, now, "");
+    if (open(zero, Json.readVersioned(PREFIX, blob, Stored.class, VERSION)) == null) {
+      throw new CorruptBlobException(PREFIX, "the rehearsal's key blob does not open");
+    }
   }
 
   /** Reads the public part of a key blob, without a password. */

@@ -2,7 +2,6 @@ package dev.stele.repo;
 
 import dev.stele.crypto.Kdf;
 import java.io.IOException;
-import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Instant;
 import org.jspecify.annotations.Nullable;
@@ -32,7 +31,7 @@ final class OpenPreparation {
       KeyBlob.rehearse(Sha256.of(formatBytes), now);
       Compression.prepare();
       return null;
-    } catch (IOException | GeneralSecurityException | RuntimeException e) {
+    } catch (IOException | RuntimeException e) {
       return e;
     } catch (LinkageError e) {
       return new IllegalStateException(e);
