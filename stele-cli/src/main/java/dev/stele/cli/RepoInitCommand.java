@@ -56,10 +56,13 @@ final class RepoInitCommand extends SteleCommand {
     if (lockMode == Retention.Mode.NONE && minimum != null) {
       throw CliException.usage("--min-retention needs --lock-mode compliance or governance");
     }
-    if (compressionLevel != null
-        && (compressionLevel < 0 || compressionLevel > RepositoryInit.MAX_COMPRESSION_LEVEL)) {
-      throw CliException.usage(
-          "--compression-level must be 0 (none) to " + RepositoryInit.MAX_COMPRESSION_LEVEL);
+    RepositoryInit options = RepositoryInit.defaults(env.clock()).withKdf(kdf.params());
+    if (compressionLevel != null) {
+      try {
+        options = options.withCompressionLevel(compressionLevel);
+      } catch (IllegalArgumentException e) {
+        throw CliException.usage("--compression-level " + e.getMessage());
+      }
     }
     char[] password = Passwords.fresh(repository.passwordFile, Passwords.PASSWORD, "password", env);
     BlobStore store = location.create(env.clock());
@@ -73,10 +76,6 @@ final class RepoInitCommand extends SteleCommand {
         throw CliException.usage(problem.get());
       }
       out().println("bucket " + bucket.bucket() + ": " + bucket.summary());
-    }
-    RepositoryInit options = RepositoryInit.defaults(env.clock()).withKdf(kdf.params());
-    if (compressionLevel != null) {
-      options = options.withCompressionLevel(compressionLevel);
     }
     if (lockMode != Retention.Mode.NONE) {
       options = options.withRetention(lockMode, minimum);

@@ -195,7 +195,7 @@ class CommandLineTest {
             "repo", "init", "--repo", tmp.resolve("bad").toString(), "--compression-level", "23");
     assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
     assertThat(run.errorLines())
-        .containsExactly("stele: --compression-level must be 0 (none) to 22");
+        .containsExactly("stele: --compression-level 23 is not a zstd level: use 0 (none) to 22");
     assertThat(tmp.resolve("bad")).doesNotExist();
   }
 

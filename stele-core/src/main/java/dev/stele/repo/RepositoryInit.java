@@ -37,12 +37,12 @@ public record RepositoryInit(
   static final int DEFAULT_COMPRESSION_LEVEL = 3;
 
   /** zstd's highest level; 0 stores chunks uncompressed. */
-  public static final int MAX_COMPRESSION_LEVEL = 22;
+  static final int MAX_COMPRESSION_LEVEL = 22;
 
   public RepositoryInit {
     if (compressionLevel < 0 || compressionLevel > MAX_COMPRESSION_LEVEL) {
       throw new IllegalArgumentException(
-          "compression level " + compressionLevel + ": use 0 (none) to " + MAX_COMPRESSION_LEVEL);
+          compressionLevel + " is not a zstd level: use 0 (none) to " + MAX_COMPRESSION_LEVEL);
     }
   }
 
