@@ -7,8 +7,14 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.jspecify.annotations.Nullable;
 
-/** The POSIX attributes of one path, read with one {@code lstat}. */
+/**
+ * The POSIX attributes of one path, read with one {@code lstat}: through {@link Libc}'s {@code
+ * statx} where it can be called and the path is ASCII (whose bytes are then its text's, whatever
+ * the JDK's file name encoding), else through the JDK's {@code unix:} attribute view, which gives
+ * the same values.
+ */
 record FileStat(
     int type,
     int mode,
@@ -26,6 +32,30 @@ record FileStat(
       "unix:mode,uid,gid,size,lastModifiedTime,ctime,dev,ino,nlink,rdev";
 
   static FileStat of(Path path) throws IOException {
+    if (Libc.available()) {
+      String shown = path.toString();
+      byte[] c = asciiCString(shown);
+      if (c != null) {
+        return Libc.lstat(c, shown);
+      }
+    }
+    return ofJdk(path);
+  }
+
+  /** {@code text} as NUL-terminated bytes, if it is ASCII without NUL; else null. */
+  private static byte @Nullable [] asciiCString(String text) {
+    byte[] c = new byte[text.length() + 1];
+    for (int i = 0; i < text.length(); i++) {
+      char ch = text.charAt(i);
+      if (ch == 0 || ch > 0x7F) {
+        return null;
+      }
+      c[i] = (byte) ch;
+    }
+    return c;
+  }
+
+  static FileStat ofJdk(Path path) throws IOException {
     Map<String, Object> a = Files.readAttributes(path, ATTRIBUTES, LinkOption.NOFOLLOW_LINKS);
     int mode = (Integer) a.get("mode");
     return new FileStat(

@@ -20,7 +20,9 @@ import java.nio.file.NoSuchFileException;
  * {@code mkdirat}, {@code symlinkat}, {@code mknodat}, {@code linkat}, {@code fchownat}, {@code
  * utimensat} and friends). JNA's direct mapping calls glibc, 2.33 or newer: older ones export
  * {@code mknodat} only as {@code __xmknodat}, whose version argument differs between x86_64 and
- * aarch64, and restore says so rather than blame JNA.
+ * aarch64, and restore says so rather than blame JNA. Backup reads each entry's attributes with one
+ * {@code statx} here too ({@link #lstat(byte[], String)}): the JDK's attribute view costs a parsed
+ * attribute list, a map and a boxed value per attribute, per file.
  *
  * <p>Constants: the {@code AT_*}, {@code S_IF*} and errno values and {@code struct statx} are the
  * same on every Linux architecture; the {@code O_*} flags are not, and are given here for x86_64
@@ -61,6 +63,7 @@ final class Libc {
   static final long UTIME_OMIT = (1L << 30) - 2;
 
   private static final int STATX_TYPE_MODE_NLINK_INO = 0x1 | 0x2 | 0x4 | 0x100;
+  private static final int STATX_BASIC_STATS = 0x7ff;
   private static final int STATX_SIZE = 256;
 
   /** Why the calls are unavailable, or null. */
@@ -106,6 +109,11 @@ final class Libc {
   }
 
   private Libc() {}
+
+  /** True if the calls can be made here. */
+  static boolean available() {
+    return UNAVAILABLE == null;
+  }
 
   /** Fails with one clear line if the calls cannot be made here. */
   static void require() throws IOException {
@@ -286,6 +294,62 @@ final class Libc {
     long dev = ((long) b.getInt(136) << 32) | (b.getInt(140) & 0xFFFFFFFFL);
     // struct statx: stx_nlink at 16, stx_mode at 28, stx_ino at 32, stx_dev_major/minor at 136/140
     return new Stat(b.getShort(28) & 0xFFFF, b.getInt(16), dev, b.getLong(32));
+  }
+
+  /** Per thread, the buffer {@link #lstat(byte[], String)} has statx fill. */
+  private static final ThreadLocal<byte[]> STATX_BUFFERS =
+      ThreadLocal.withInitial(() -> new byte[STATX_SIZE]);
+
+  /**
+   * All the attributes a tree records of the entry at {@code path} (NUL-terminated, absolute or
+   * relative to the working directory), not following a symbolic link: what the JDK's {@code unix:}
+   * view reads with {@code lstat}, to the bit. Device numbers are encoded as glibc's {@code
+   * makedev} does, as {@code st_dev} and {@code st_rdev} hold them (and earlier snapshots
+   * recorded).
+   */
+  static FileStat lstat(byte[] path, String shown) throws IOException {
+    byte[] buf = STATX_BUFFERS.get();
+    try {
+      statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf);
+    } catch (LastErrorException e) {
+      throw failure(shown, e);
+    }
+    ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
+    // struct statx: nlink 16, uid 20, gid 24, mode 28, ino 32, size 40, ctime 96, mtime 112,
+    // rdev major/minor 128/132, dev major/minor 136/140; a timestamp is tv_sec (8), tv_nsec (4).
+    int mode = b.getShort(28) & 0xFFFF;
+    return new FileStat(
+        mode & S_IFMT,
+        mode & 07777,
+        b.getInt(20),
+        b.getInt(24),
+        b.getLong(40),
+        nanos(b, 112),
+        nanos(b, 96),
+        makedev(b.getInt(136), b.getInt(140)),
+        b.getLong(32),
+        b.getInt(16),
+        makedev(b.getInt(128), b.getInt(132)));
+  }
+
+  /** A statx timestamp in nanoseconds, saturated beyond ±292 years as the JDK's FileTime does. */
+  private static long nanos(ByteBuffer b, int at) {
+    long seconds = b.getLong(at);
+    try {
+      return Math.addExact(Math.multiplyExact(seconds, 1_000_000_000L), b.getInt(at + 8));
+    } catch (ArithmeticException e) {
+      return seconds < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+    }
+  }
+
+  /** glibc's {@code makedev}: the device number {@code stat} gives for a major and a minor. */
+  static long makedev(int major, int minor) {
+    long ma = major & 0xFFFFFFFFL;
+    long mi = minor & 0xFFFFFFFFL;
+    return ((ma & 0xFFFFF000L) << 32)
+        | ((ma & 0xFFFL) << 8)
+        | ((mi & 0xFFFFFF00L) << 12)
+        | (mi & 0xFFL);
   }
 
   static void chown(int fd, int uid, int gid, String shown) throws IOException {
