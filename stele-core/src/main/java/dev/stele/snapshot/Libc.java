@@ -13,6 +13,8 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.FileSystemException;
 import java.nio.file.NoSuchFileException;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Linux calls that restore needs and the JDK lacks: every entry is created and changed relative
@@ -62,7 +64,6 @@ final class Libc {
   /** {@code tv_nsec} meaning "leave this time as it is". */
   static final long UTIME_OMIT = (1L << 30) - 2;
 
-  private static final int STATX_TYPE_MODE_NLINK_INO = 0x1 | 0x2 | 0x4 | 0x100;
   private static final int STATX_BASIC_STATS = 0x7ff;
   private static final int STATX_SIZE = 256;
 
@@ -168,7 +169,10 @@ final class Libc {
 
   private static native String strerror(int errnum);
 
-  /** What {@code statx} says of an entry. */
+  /**
+   * What {@code statx} says of an entry, read as {@link #lstat(byte[], String)} reads it: {@code
+   * dev} is glibc's {@code makedev} of the device, as a {@link FileStat}'s.
+   */
   record Stat(int mode, int nlink, long dev, long ino) {
     int type() {
       return mode & S_IFMT;
@@ -267,38 +271,55 @@ final class Libc {
   }
 
   /** The entry {@code name} in {@code dirfd}, not following a symbolic link; null if none. */
-  static Stat lstat(int dirfd, byte[] name, String shown) throws IOException {
-    return stat(dirfd, name, AT_SYMLINK_NOFOLLOW, shown);
+  static @Nullable Stat lstat(int dirfd, byte[] name, String shown) throws IOException {
+    return stat(dirfd, name, AT_SYMLINK_NOFOLLOW, shown, true);
   }
 
   /** What {@code fd} is open on. */
   static Stat fstat(int fd, String shown) throws IOException {
-    Stat s = stat(fd, EMPTY, AT_EMPTY_PATH, shown);
-    if (s == null) {
-      throw new NoSuchFileException(shown);
-    }
-    return s;
+    return Objects.requireNonNull(stat(fd, EMPTY, AT_EMPTY_PATH, shown, false));
   }
 
-  private static Stat stat(int dirfd, byte[] name, int flags, String shown) throws IOException {
-    byte[] buf = new byte[STATX_SIZE];
+  private static @Nullable Stat stat(
+      int dirfd, byte[] name, int flags, String shown, boolean nullIfAbsent) throws IOException {
+    ByteBuffer b = statx(dirfd, name, flags, shown, nullIfAbsent);
+    // struct statx: nlink 16, mode 28, ino 32, dev major/minor 136/140
+    return b == null
+        ? null
+        : new Stat(
+            b.getShort(28) & 0xFFFF,
+            b.getInt(16),
+            makedev(b.getInt(136), b.getInt(140)),
+            b.getLong(32));
+  }
+
+  /** A thread's {@code struct statx}, and a view of it in the machine's byte order. */
+  private static final class StatxBuffer {
+    final byte[] bytes = new byte[STATX_SIZE];
+    final ByteBuffer view = ByteBuffer.wrap(bytes).order(ByteOrder.nativeOrder());
+  }
+
+  private static final ThreadLocal<StatxBuffer> STATX_BUFFERS =
+      ThreadLocal.withInitial(StatxBuffer::new);
+
+  /**
+   * This thread's buffer, filled by {@code statx} for {@code path} relative to {@code dirfd}; null
+   * if there is no such entry and {@code nullIfAbsent}, which restore asks for every entry it makes
+   * (an exception each would cost more than the call).
+   */
+  private static @Nullable ByteBuffer statx(
+      int dirfd, byte[] path, int flags, String shown, boolean nullIfAbsent) throws IOException {
+    StatxBuffer b = STATX_BUFFERS.get();
     try {
-      statx(dirfd, name, flags, STATX_TYPE_MODE_NLINK_INO, buf);
+      statx(dirfd, path, flags, STATX_BASIC_STATS, b.bytes);
     } catch (LastErrorException e) {
-      if (e.getErrorCode() == ENOENT) {
+      if (nullIfAbsent && e.getErrorCode() == ENOENT) {
         return null;
       }
       throw failure(shown, e);
     }
-    ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
-    long dev = ((long) b.getInt(136) << 32) | (b.getInt(140) & 0xFFFFFFFFL);
-    // struct statx: stx_nlink at 16, stx_mode at 28, stx_ino at 32, stx_dev_major/minor at 136/140
-    return new Stat(b.getShort(28) & 0xFFFF, b.getInt(16), dev, b.getLong(32));
+    return b.view;
   }
-
-  /** Per thread, the buffer {@link #lstat(byte[], String)} has statx fill. */
-  private static final ThreadLocal<byte[]> STATX_BUFFERS =
-      ThreadLocal.withInitial(() -> new byte[STATX_SIZE]);
 
   /**
    * All the attributes a tree records of the entry at {@code path} (NUL-terminated, absolute or
@@ -308,13 +329,7 @@ final class Libc {
    * recorded).
    */
   static FileStat lstat(byte[] path, String shown) throws IOException {
-    byte[] buf = STATX_BUFFERS.get();
-    try {
-      statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, buf);
-    } catch (LastErrorException e) {
-      throw failure(shown, e);
-    }
-    ByteBuffer b = ByteBuffer.wrap(buf).order(ByteOrder.nativeOrder());
+    ByteBuffer b = Objects.requireNonNull(statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, shown, false));
     // struct statx: nlink 16, uid 20, gid 24, mode 28, ino 32, size 40, ctime 96, mtime 112,
     // rdev major/minor 128/132, dev major/minor 136/140; a timestamp is tv_sec (8), tv_nsec (4).
     int mode = b.getShort(28) & 0xFFFF;

@@ -66,6 +66,27 @@ class FileStatTest {
   }
 
   @Test
+  void restoresViewOfAnEntryIsBackupsOneDecodedTheSameWay() throws IOException {
+    Path file = Files.writeString(tmp.resolve("file"), "x");
+    byte[] dir = Libc.cString(tmp.toString().getBytes(StandardCharsets.UTF_8));
+    int fd = Libc.open(Libc.AT_FDCWD, dir, Libc.O_RDONLY | Libc.O_DIRECTORY, 0, "tmp");
+    try {
+      Libc.Stat restores =
+          Libc.lstat(fd, Libc.cString("file".getBytes(StandardCharsets.UTF_8)), "");
+      FileStat backups = FileStat.of(file);
+      assertThat(restores).isNotNull();
+      assertThat(restores.type()).isEqualTo(backups.type());
+      assertThat(restores.nlink()).isEqualTo(backups.links());
+      assertThat(restores.ino()).isEqualTo(backups.inode());
+      assertThat(restores.dev()).isEqualTo(backups.device());
+      assertThat(Libc.lstat(fd, Libc.cString("absent".getBytes(StandardCharsets.UTF_8)), ""))
+          .isNull();
+    } finally {
+      Libc.close(fd, "tmp");
+    }
+  }
+
+  @Test
   void aVanishedEntryIsNoSuchFileAsFromTheJdk() {
     Path gone = tmp.resolve("gone");
     assertThatThrownBy(() -> FileStat.of(gone)).isInstanceOf(NoSuchFileException.class);
