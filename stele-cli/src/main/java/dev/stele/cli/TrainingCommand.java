@@ -10,25 +10,43 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code stele class-data-training}, hidden: the runs the build records its class-data-sharing
- * archives from. Without {@code --remote} it builds the branch of every command of {@link
- * Main#LOCAL_COMMANDS} (a command run builds only its own, see {@link Main#commandLine}), runs the
- * quick demo (local repository, backup, list, restore) and checks that repository: the archive of
- * those commands on a local repository, which the launcher runs on the short class path.
+ * archives from, one per archive the {@code stele} launcher picks from. The JVM relocates an
+ * archive whole at start, so each class in it costs every command that maps it resident memory and
+ * time: each archive holds what its commands load, no more.
  *
- * <p>With {@code --remote} it builds the whole command tree, runs the demo, then the commands of an
- * S3 repository against an imitation of a lock bucket on loopback ({@link LockBucketImitation}),
- * which loads the AWS SDK's whole request and response path, and runs {@code backup get} against a
- * cluster at a closed loopback port, which loads the Kubernetes client's classes: the archive of
- * everything else, on the whole class path. Why two: the {@code stele} launcher, which picks one.
+ * <ul>
+ *   <li>{@code --archive local}: the branch of every command of {@link Main#LOCAL_COMMANDS} (a run
+ *       builds only its own, see {@link Main#commandLine}), the quick demo (local repository,
+ *       backup, list, restore) and a check of that repository. For those commands on a local
+ *       repository, on the short class path.
+ *   <li>{@code --archive s3}: the same branches, then those commands on an S3 repository, against
+ *       an imitation of a lock bucket on loopback ({@link LockBucketImitation}), which loads the
+ *       AWS SDK's whole request and response path. For a repository named by a URL.
+ *   <li>{@code --archive cluster}: the whole command tree (help), the demo (the node agent backs up
+ *       with the same engine), and {@code backup get} against a cluster at a closed loopback port,
+ *       which loads the Kubernetes client's classes. For the cluster commands, the operator, the
+ *       node agent, the server and help; the long-lived ones load the S3 SDK from its jars once,
+ *       where they use it.
+ * </ul>
  */
 @Command(name = "class-data-training", hidden = true)
 final class TrainingCommand extends SteleCommand {
-  @Option(names = "--remote", description = "Also load the S3 and Kubernetes clients' classes.")
-  boolean remote;
+  /** Which archive a run trains. */
+  enum Archive {
+    LOCAL,
+    S3,
+    CLUSTER
+  }
+
+  @Option(
+      names = "--archive",
+      description = "The archive to train: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).",
+      defaultValue = "local")
+  Archive archive;
 
   @Override
   public Integer call() throws Exception {
-    if (remote) {
+    if (archive == Archive.CLUSTER) {
       Main.commandLine(env());
     } else {
       for (String command : Main.LOCAL_COMMANDS) {
@@ -36,31 +54,35 @@ final class TrainingCommand extends SteleCommand {
       }
     }
     Path dir = Files.createTempDirectory("stele-training-");
-    int code;
     try {
-      code = Main.run(env(), "demo", "--quick", "--dir", dir.toString());
-      CliEnvironment demo =
-          env()
-              .withVariables(
-                  Map.of(
-                      Passwords.PASSWORD,
-                      DemoCommand.PASSWORD,
-                      RepositoryOptions.REPO,
-                      dir.resolve("repository").toString()));
-      Main.run(demo, "verify", "--read-data");
-      Main.run(demo, "ls", "latest");
+      return switch (archive) {
+        case LOCAL -> demo(dir);
+        case S3 -> s3Commands(env(), dir);
+        case CLUSTER -> demo(dir) | clusterCommand();
+      };
     } finally {
       DemoCommand.deleteTree(dir);
     }
-    if (!remote) {
-      return code;
-    }
-    Path s3 = Files.createTempDirectory("stele-training-s3-");
-    try {
-      code |= s3Commands(env(), s3);
-    } finally {
-      DemoCommand.deleteTree(s3);
-    }
+  }
+
+  /** The quick demo in {@code dir}, then a check of its repository and a listing. */
+  private int demo(Path dir) {
+    int code = Main.run(env(), "demo", "--quick", "--dir", dir.toString());
+    CliEnvironment demo =
+        env()
+            .withVariables(
+                Map.of(
+                    Passwords.PASSWORD,
+                    DemoCommand.PASSWORD,
+                    RepositoryOptions.REPO,
+                    dir.resolve("repository").toString()));
+    Main.run(demo, "verify", "--read-data");
+    Main.run(demo, "ls", "latest");
+    return code;
+  }
+
+  /** {@code backup get} against a cluster at a closed port: it fails, having built its client. */
+  private int clusterCommand() throws IOException {
     Path kubeconfig = Files.createTempFile("stele-training-", ".kubeconfig");
     try {
       Files.writeString(
@@ -73,12 +95,11 @@ final class TrainingCommand extends SteleCommand {
           contexts: [{name: c, context: {cluster: c, user: u}}]
           current-context: c
           """);
-      // fails: nothing listens on port 1
       Main.run(env(), "backup", "get", "--kubeconfig", kubeconfig.toString());
+      return 0; // fails: nothing listens on port 1
     } finally {
       Files.deleteIfExists(kubeconfig);
     }
-    return code;
   }
 
   /**

@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -22,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Main#LOCAL_COMMANDS} is run through the {@code stele} launcher on the distribution this build
  * packaged, on a local repository, its error paths too, and must neither fail for a missing class
  * nor run on the whole path. Help, the cluster commands and a repository named by a URL must get
- * the whole path.
+ * the whole path. Each run must map the class-data archive made for its kind of command: one the
+ * JVM cannot map (a class path that differs from the one it was made on) is dropped silently, and
+ * the command starts without any.
  */
 class ShortClassPathIT {
   // failsafe runs in the module's directory, stele-cli
@@ -36,6 +40,12 @@ class ShortClassPathIT {
   record Run(int code, String out, String err) {
     boolean onShortPath() {
       return !err.contains("/lib/remote/");
+    }
+
+    /** The file name of the class-data archive the JVM mapped, or "none". */
+    String archive() {
+      Matcher opened = Pattern.compile("Opened archive \\S*/([^/\\s]+\\.jsa)\\.").matcher(err);
+      return opened.find() && !err.contains("Unable to map") ? opened.group(1) : "none";
     }
   }
 
@@ -103,11 +113,13 @@ class ShortClassPathIT {
       Run run = launch(Map.of(), args.toArray(String[]::new));
       assertThat(run.onShortPath()).as("%s", args).isFalse();
       assertThat(run.code()).as("%s: %s", args, run.err()).isZero();
+      assertThat(run.archive()).as("%s", args).isEqualTo("stele-cluster.jsa");
     }
     assertThat(launch(Map.of(), "restore", "--help").out()).contains("create", "describe");
     Run cluster = launch(Map.of(), "backup", "get", "--kubeconfig", tmp.resolve("none").toString());
     assertThat(cluster.onShortPath()).isFalse();
     assertThat(cluster.err()).doesNotContain("NoClassDefFoundError");
+    assertThat(cluster.archive()).isEqualTo("stele-cluster.jsa");
     Run s3 =
         launch(
             Map.of(),
@@ -119,6 +131,7 @@ class ShortClassPathIT {
             "http://[::1]:1");
     assertThat(s3.onShortPath()).isFalse();
     assertThat(s3.err()).doesNotContain("NoClassDefFoundError");
+    assertThat(s3.archive()).isEqualTo("stele-s3.jsa");
   }
 
   /** The lines of {@code err} that are Stele's own, after the JVM's settings listing. */
@@ -131,6 +144,7 @@ class ShortClassPathIT {
     assertThat(run.err()).as("stele %s", String.join(" ", args)).doesNotContain("NoClassDef");
     assertThat(run.code()).as("stele %s: %s", String.join(" ", args), run.err()).isZero();
     assertThat(run.onShortPath()).as("stele %s ran on the short path", args[0]).isTrue();
+    assertThat(run.archive()).as("stele %s", args[0]).isEqualTo("stele.jsa");
     ranShort.add(args[0]);
     return run;
   }
@@ -142,7 +156,7 @@ class ShortClassPathIT {
     ProcessBuilder pb = new ProcessBuilder(command).directory(tmp.toFile());
     pb.environment().put("STELE_REPO", repo.toString());
     pb.environment().put("STELE_PASSWORD", "short-path");
-    pb.environment().put("STELE_JAVA_OPTS", "-XshowSettings:properties");
+    pb.environment().put("STELE_JAVA_OPTS", "-XshowSettings:properties -Xlog:cds=info:stderr");
     pb.environment().remove("STELE_DIST");
     pb.environment().putAll(env);
     Path out = Files.createTempFile(tmp, "out", ".txt");

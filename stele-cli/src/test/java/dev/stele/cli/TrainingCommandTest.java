@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The remote archive is trained on the S3 commands run against {@link LockBucketImitation}: if the
+ * The S3 archive is trained on the S3 commands run against {@link LockBucketImitation}: if the
  * store asks something the imitation cannot answer, a command fails here, instead of the build
  * quietly recording fewer classes and every S3 command starting slower.
  */
