@@ -55,27 +55,23 @@ public final class Verify {
     Index index = repo.loadIndex();
     problems.addAll(repo.warnings());
     problems.addAll(PackCheck.checkKeys(repo));
+    // Standalone blobs are read a few at a time: on S3 each is a round trip.
     for (BlobKind kind : List.of(BlobKind.TOMBSTONE, BlobKind.MAINTENANCE)) {
-      for (Id id : repo.list(kind)) {
-        readBlob(kind, id, problems);
+      for (Repository.Read<Boolean> read : repo.readBlobs(kind, repo.list(kind), (id, b) -> true)) {
+        reported(read.problem(), problems);
       }
     }
     Set<String> forgotten = repo.tombstoned();
     List<SnapshotCatalog.Entry> live = new ArrayList<>();
     long trees;
     long bytesRead;
-    SnapshotCatalog catalog = new SnapshotCatalog(repo);
-    for (Id id : repo.list(BlobKind.SNAPSHOT)) {
-      try {
-        SnapshotManifest m = catalog.read(id);
-        if (!forgotten.contains(BlobKind.SNAPSHOT.nameOf(id))) {
-          live.add(new SnapshotCatalog.Entry(id, m));
-        }
-      } catch (BlobNotFoundException e) {
-        // removed by a concurrent maintenance run
-      } catch (IOException e) {
-        problems.add(e.getMessage());
+    for (Repository.Read<SnapshotManifest> read :
+        new SnapshotCatalog(repo).read(repo.list(BlobKind.SNAPSHOT))) {
+      SnapshotManifest m = read.value();
+      if (m != null && !forgotten.contains(BlobKind.SNAPSHOT.nameOf(read.id()))) {
+        live.add(new SnapshotCatalog.Entry(read.id(), m));
       }
+      reported(read.problem(), problems);
     }
     Map<String, BlobInfo> listed = PackCheck.listPacks(repo.store());
     problems.addAll(PackCheck.missingOrShort(index, listed).values());
@@ -111,13 +107,11 @@ public final class Verify {
         bytesRead);
   }
 
-  private void readBlob(BlobKind kind, Id id, List<String> problems) {
-    try {
-      repo.readBlob(kind, id);
-    } catch (BlobNotFoundException e) {
-      // deleted by a concurrent maintenance run
-    } catch (IOException e) {
-      problems.add(e.getMessage());
+  /** Adds a blob's read problem to {@code problems}, unless the blob was removed since listing. */
+  private static void reported(@Nullable IOException problem, List<String> problems) {
+    if (problem != null && !(problem instanceof BlobNotFoundException)) {
+      // (not found: deleted by a concurrent maintenance run)
+      problems.add(problem.getMessage());
     }
   }
 

@@ -66,8 +66,7 @@ public final class SnapshotCatalog {
     ids.removeIf(id -> forgotten.contains(BlobKind.SNAPSHOT.nameOf(id)));
     List<Entry> live = new ArrayList<>();
     List<Unreadable> unreadable = new ArrayList<>();
-    for (Repository.Read<SnapshotManifest> read :
-        repo.readBlobs(BlobKind.SNAPSHOT, ids, SnapshotCatalog::parse)) {
+    for (Repository.Read<SnapshotManifest> read : read(ids)) {
       SnapshotManifest manifest = read.value();
       IOException problem = read.problem();
       if (manifest != null) {
@@ -96,6 +95,14 @@ public final class SnapshotCatalog {
 
   public SnapshotManifest read(Id id) throws IOException {
     return parse(id, repo.readBlob(BlobKind.SNAPSHOT, id));
+  }
+
+  /**
+   * Reads the manifests {@code ids} names, a few at a time ({@link Repository#readBlobs}); the
+   * outcomes come in the order of {@code ids}, a missing or unreadable one costing only itself.
+   */
+  public List<Repository.Read<SnapshotManifest>> read(List<Id> ids) throws IOException {
+    return repo.readBlobs(BlobKind.SNAPSHOT, ids, SnapshotCatalog::parse);
   }
 
   private static SnapshotManifest parse(Id id, byte[] payload) throws IOException {
