@@ -27,15 +27,27 @@ import org.slf4j.LoggerFactory;
 /**
  * Stores new chunks: seals them, gathers them into packs of about the repository's pack size (data
  * and trees in separate packs, so that reading trees touches few packs), uploads full packs in the
- * background, and on {@link #flush} writes one index blob naming every pack it uploaded. Until that
- * index blob exists, nothing this writer stored is visible to anyone else; a crash leaves only
- * unreferenced packs for maintenance to collect.
+ * background, and writes index blobs naming the packs it uploaded: one whenever the packs not yet
+ * named hold {@link #INDEX_ENTRIES} chunks, and one for the rest on {@link #flush}. Until a pack's
+ * index blob exists, nothing in it is visible to anyone else; a crash leaves unreferenced packs
+ * (some indexed) for maintenance to collect, as a snapshot that was never written would.
+ *
+ * <p>What it holds per new chunk until the chunk's index blob is written (its id among the claimed
+ * ones, its pack entry: about 140 bytes) is so bounded by {@link #INDEX_ENTRIES}, not by the size
+ * of a first backup; after that the repository's {@link Index} holds the chunk in 56 bytes.
  *
  * <p>Concurrency: {@link #claim} and {@link #put} may be called by any number of threads (sealing
  * runs in the caller's thread). {@link #flush} and {@link #close} must not race with {@code put}.
  * Uploads run on threads this writer owns; {@link #close} stops them.
  */
 public final class ChunkWriter implements Closeable {
+  /**
+   * Chunks after which the uploaded packs get an index blob before {@link #flush}: about 7 MiB of
+   * records, and an index blob of about 2 MiB (restic writes its index files at 50,000 entries
+   * too).
+   */
+  static final int INDEX_ENTRIES = 50_000;
+
   private static final Logger LOG = LoggerFactory.getLogger(ChunkWriter.class);
 
   private final Repository repo;
@@ -45,7 +57,12 @@ public final class ChunkWriter implements Closeable {
   private final ExecutorService uploads;
   private final Semaphore uploadSlots;
   private final List<Future<?>> pending = new ArrayList<>();
+  private final int indexEntries;
+
+  /** Uploaded packs no index blob write has been attempted for, and their entries; under itself. */
   private final Map<String, List<PackEntry>> written = new LinkedHashMap<>();
+
+  private int writtenEntries;
 
   /** Packs whose upload began and that no index blob write has yet been attempted for. */
   private final Set<String> unindexed = new LinkedHashSet<>();
@@ -68,8 +85,10 @@ public final class ChunkWriter implements Closeable {
       int packSize,
       int parallelUploads,
       java.time.Instant retainUntil,
-      Path spoolDirectory) {
+      Path spoolDirectory,
+      int indexEntries) {
     this.repo = repo;
+    this.indexEntries = indexEntries;
     this.spoolDirectory = spoolDirectory;
     this.retainUntil = retainUntil;
     this.codec = codec;
@@ -233,14 +252,41 @@ public final class ChunkWriter implements Closeable {
     rethrow();
     Map<String, List<PackEntry>> packs;
     synchronized (written) {
-      packs = new LinkedHashMap<>(written);
-      written.clear();
-      unindexed.clear();
+      packs = takeWritten();
     }
     if (!packs.isEmpty()) {
       repo.writeIndex(List.of(), packs, retainUntil);
     }
     claimed.clear();
+  }
+
+  /**
+   * Records an uploaded pack; once the packs recorded hold {@link #indexEntries} chunks, writes
+   * their index blob and forgets their chunks' claims: the repository's index answers for them now.
+   */
+  private void indexWhenDue(Pack.Builder pack) throws IOException {
+    Map<String, List<PackEntry>> due;
+    synchronized (written) {
+      List<PackEntry> entries = List.copyOf(pack.entries());
+      written.put(pack.name(), entries);
+      writtenEntries += entries.size();
+      if (writtenEntries < indexEntries) {
+        return;
+      }
+      due = takeWritten();
+    }
+    // Into the repository's index first, then unclaimed: a claim between the two finds them there.
+    repo.writeIndex(List.of(), due, retainUntil);
+    due.values().forEach(entries -> entries.forEach(e -> claimed.remove(e.id())));
+  }
+
+  /** The recorded packs, which are no longer {@link #unindexed}: their index write is attempted. */
+  private Map<String, List<PackEntry>> takeWritten() {
+    Map<String, List<PackEntry>> packs = new LinkedHashMap<>(written);
+    written.clear();
+    unindexed.removeAll(packs.keySet());
+    writtenEntries = 0;
+    return packs;
   }
 
   public long chunksStored() {
@@ -272,9 +318,7 @@ public final class ChunkWriter implements Closeable {
             () -> {
               try {
                 repo.writePack(pack, retainUntil);
-                synchronized (written) {
-                  written.put(pack.name(), List.copyOf(pack.entries()));
-                }
+                indexWhenDue(pack);
               } catch (IOException | RuntimeException e) {
                 IOException io = e instanceof IOException x ? x : new IOException(e);
                 failure.compareAndSet(null, io);

@@ -280,8 +280,20 @@ public final class Repository implements Closeable {
 
   /** As {@link #newWriter(int, Instant)}, building packs in {@code spoolDirectory}. */
   ChunkWriter newWriter(int parallelUploads, Instant atLeastUntil, Path spoolDirectory) {
+    return newWriter(parallelUploads, atLeastUntil, spoolDirectory, ChunkWriter.INDEX_ENTRIES);
+  }
+
+  /** As {@link #newWriter(int, Instant, Path)}, with an index blob every {@code indexEntries}. */
+  ChunkWriter newWriter(
+      int parallelUploads, Instant atLeastUntil, Path spoolDirectory, int indexEntries) {
     return new ChunkWriter(
-        this, codec, format.packSize(), parallelUploads, atLeastUntil, spoolDirectory);
+        this,
+        codec,
+        format.packSize(),
+        parallelUploads,
+        atLeastUntil,
+        spoolDirectory,
+        indexEntries);
   }
 
   /**
