@@ -1,5 +1,6 @@
 package dev.stele.maintenance;
 
+import dev.stele.blob.Aside;
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.repo.BlobKind;
@@ -54,13 +55,14 @@ public final class Verify {
     repo.reloadIndex();
     Index index = repo.loadIndex();
     problems.addAll(repo.warnings());
-    problems.addAll(PackCheck.checkKeys(repo));
-    // Standalone blobs are read a few at a time: on S3 each is a round trip.
-    for (BlobKind kind : List.of(BlobKind.TOMBSTONE, BlobKind.MAINTENANCE)) {
-      for (Repository.Read<Boolean> read : repo.readBlobs(kind, repo.list(kind), (id, b) -> true)) {
-        reported(read.problem(), problems);
-      }
-    }
+    // The key, tombstone and maintenance blobs are checked at once, each kind's blobs a few at a
+    // time: on S3 every listing and read is a round trip.
+    Aside<List<String>> keys = Aside.start("stele-verify-keys", () -> PackCheck.checkKeys(repo));
+    Aside<List<String>> records =
+        Aside.start("stele-verify-maintenance", () -> unreadable(BlobKind.MAINTENANCE));
+    problems.addAll(unreadable(BlobKind.TOMBSTONE));
+    problems.addAll(records.get());
+    problems.addAll(keys.get());
     Set<String> forgotten = repo.tombstoned();
     List<SnapshotCatalog.Entry> live = new ArrayList<>();
     long trees;
@@ -105,6 +107,15 @@ public final class Verify {
         listed.size(),
         index.chunkCount(),
         bytesRead);
+  }
+
+  /** What keeps the blobs of {@code kind} from being read, one line each. */
+  private List<String> unreadable(BlobKind kind) throws IOException {
+    List<String> problems = new ArrayList<>();
+    for (Repository.Read<Boolean> read : repo.readBlobs(kind, repo.list(kind), (id, b) -> true)) {
+      reported(read.problem(), problems);
+    }
+    return problems;
   }
 
   /** Adds a blob's read problem to {@code problems}, unless the blob was removed since listing. */

@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import dev.stele.blob.Aside;
 import dev.stele.blob.BlobInfo;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.BlobStore;
@@ -13,6 +14,9 @@ final class RepositoryOpener {
   private RepositoryOpener() {}
 
   static Repository open(BlobStore store, char[] password, Clock clock) throws IOException {
+    // The key listing does not depend on the format blob: two round trips at once.
+    Aside<List<BlobInfo>> keyListing =
+        Aside.start("stele-list-keys", () -> store.list(KeyBlob.PREFIX));
     byte[] formatBytes;
     try {
       formatBytes = store.read(RepositoryFormat.BLOB);
@@ -32,7 +36,7 @@ final class RepositoryOpener {
       }
       // perhaps overwritten: the key blob says which version is the real one
     }
-    List<BlobInfo> keys = store.list(KeyBlob.PREFIX);
+    List<BlobInfo> keys = keyListing.get();
     if (keys.isEmpty()) {
       throw new NotARepositoryException(store.describe() + " has no key blobs");
     }

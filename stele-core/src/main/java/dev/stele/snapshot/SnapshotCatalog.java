@@ -1,5 +1,6 @@
 package dev.stele.snapshot;
 
+import dev.stele.blob.Aside;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
@@ -57,12 +58,19 @@ public final class SnapshotCatalog {
 
   /** Reads every manifest that no tombstone forgets. */
   public Scan scan() throws IOException {
-    return scan(repo.tombstoned());
+    // Both are append-only, so the two listings need no order: they run at once.
+    Aside<List<Id>> listing =
+        Aside.start("stele-list-snapshots", () -> repo.list(BlobKind.SNAPSHOT));
+    return scan(repo.tombstoned(), listing.get());
   }
 
   /** Reads every manifest whose name is not in {@code forgotten}. */
   public Scan scan(Set<String> forgotten) throws IOException {
-    List<Id> ids = new ArrayList<>(repo.list(BlobKind.SNAPSHOT));
+    return scan(forgotten, repo.list(BlobKind.SNAPSHOT));
+  }
+
+  private Scan scan(Set<String> forgotten, List<Id> listed) throws IOException {
+    List<Id> ids = new ArrayList<>(listed);
     ids.removeIf(id -> forgotten.contains(BlobKind.SNAPSHOT.nameOf(id)));
     List<Entry> live = new ArrayList<>();
     List<Unreadable> unreadable = new ArrayList<>();

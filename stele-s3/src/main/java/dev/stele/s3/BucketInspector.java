@@ -1,8 +1,11 @@
 package dev.stele.s3;
 
+import dev.stele.blob.Aside;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.time.Duration;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -12,7 +15,7 @@ import software.amazon.awssdk.services.s3.model.GetBucketVersioningResponse;
 import software.amazon.awssdk.services.s3.model.ObjectLockConfiguration;
 import software.amazon.awssdk.services.s3.model.ObjectLockEnabled;
 
-/** Reads a bucket's {@link BucketConfig} from the server: two requests, no writes. */
+/** Reads a bucket's {@link BucketConfig} from the server: two requests at once, no writes. */
 final class BucketInspector {
   private BucketInspector() {}
 
@@ -22,6 +25,8 @@ final class BucketInspector {
    * @throws IOException if the bucket does not exist or cannot be read with these credentials
    */
   public static BucketConfig inspect(S3Client client, String bucket) throws IOException {
+    Aside<Optional<ObjectLockConfiguration>> lock =
+        Aside.start("stele-s3-object-lock", () -> objectLock(client, bucket));
     GetBucketVersioningResponse versioning;
     try {
       versioning = client.getBucketVersioning(b -> b.bucket(bucket));
@@ -33,19 +38,29 @@ final class BucketInspector {
                 || versioning.status() == BucketVersioningStatus.UNKNOWN_TO_SDK_VERSION
             ? "Off"
             : versioning.statusAsString();
-    ObjectLockConfiguration lock;
+    return config(bucket, status, lock.get().orElse(null));
+  }
+
+  /** The bucket's object lock configuration; none if it has none or the server has no lock. */
+  private static Optional<ObjectLockConfiguration> objectLock(S3Client client, String bucket)
+      throws IOException {
     try {
-      lock = client.getObjectLockConfiguration(b -> b.bucket(bucket)).objectLockConfiguration();
+      return Optional.ofNullable(
+          client.getObjectLockConfiguration(b -> b.bucket(bucket)).objectLockConfiguration());
     } catch (AwsServiceException e) {
       // ObjectLockConfigurationNotFoundError (404) on a bucket without lock; servers that do not
       // implement object lock answer 400, 404 or 501. Any of them means: nothing is enforced.
       if (e.statusCode() == 403 || (e.statusCode() >= 500 && e.statusCode() != 501)) {
         throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
       }
-      lock = null;
+      return Optional.empty();
     } catch (SdkException e) {
       throw S3Errors.io("bucket " + bucket + ": object lock configuration", e);
     }
+  }
+
+  private static BucketConfig config(
+      String bucket, String status, @Nullable ObjectLockConfiguration lock) {
     boolean enabled = lock != null && lock.objectLockEnabled() == ObjectLockEnabled.ENABLED;
     Retention.Mode mode = Retention.Mode.NONE;
     Duration period = Duration.ZERO;
