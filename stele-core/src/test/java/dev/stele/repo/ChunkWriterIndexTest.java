@@ -7,9 +7,7 @@ import dev.stele.blob.BlobStore;
 import dev.stele.blob.FilesystemBlobStore;
 import dev.stele.blob.ForwardingBlobStore;
 import dev.stele.blob.Retention;
-import dev.stele.crypto.KdfParams;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -124,13 +122,7 @@ class ChunkWriterIndexTest {
   }
 
   private Repository init(BlobStore store) throws IOException {
-    return Repository.init(
-        store,
-        PASSWORD,
-        RepositoryInit.defaults(Clock.systemUTC())
-            .withKdf(
-                KdfParams.argon2id(1024, 1, "stele-test-salt!".getBytes(StandardCharsets.UTF_8)))
-            .withPackSize(64 << 10));
+    return SmallPackRepositories.init(store, PASSWORD);
   }
 
   /** The packs each index blob names. */
