@@ -13,6 +13,7 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -39,11 +40,11 @@ class ChunkWriterIndexTest {
       writer.flush();
     }
 
-    List<Set<String>> named = indexBlobs(repo);
+    List<Map<String, List<PackEntry>>> named = indexBlobs(repo);
     assertThat(named).hasSizeGreaterThanOrEqualTo(4); // ~24 chunks each, and the rest at flush
     Set<String> union = new HashSet<>();
-    for (Set<String> packs : named) {
-      for (String pack : packs) {
+    for (Map<String, List<PackEntry>> packs : named) {
+      for (String pack : packs.keySet()) {
         assertThat(union.add(pack)).as("%s named by one index blob only", pack).isTrue();
       }
     }
@@ -68,11 +69,22 @@ class ChunkWriterIndexTest {
   }
 
   @Test
-  void aChunkIndexedInABatchIsNotStoredAgain() throws IOException {
-    Repository repo = init(FilesystemBlobStore.open(root.resolve("repo")));
+  void aBatchIsInTheRepositorysIndexBeforeFlushAndNotStoredAgain() throws Exception {
+    CountDownLatch firstIndexBlob = new CountDownLatch(1);
+    Repository repo = init(signallingIndexBlobs(firstIndexBlob));
     try (ChunkWriter writer = repo.newWriter(1, null, root.resolve("spool"), 10)) {
       List<Id> ids = putRandomChunks(writer, 60);
-      // Claimed by this writer or found in its batches' index blobs: never stored twice.
+      assertThat(firstIndexBlob.await(30, TimeUnit.SECONDS)).isTrue();
+      // Before flush, every index blob is a batch's.
+      List<Id> batch = new ArrayList<>();
+      indexBlobs(repo).get(0).values().forEach(entries -> entries.forEach(e -> batch.add(e.id())));
+      assertThat(batch).isNotEmpty();
+      // The index takes them in just after their blob is written, on the upload thread.
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+      while (!batch.stream().allMatch(repo.index()::hasLive)) {
+        assertThat(System.nanoTime()).as("batch in the index").isLessThan(deadline);
+        Thread.sleep(5);
+      }
       for (Id id : ids) {
         assertThat(writer.claim(id)).as("chunk %s", id.shortHex()).isFalse();
       }
@@ -88,24 +100,14 @@ class ChunkWriterIndexTest {
   @Test
   void aWriterThatFailsAfterABatchNamesOnlyItsUnindexedPacksAsAbandoned() throws Exception {
     CountDownLatch firstIndexBlob = new CountDownLatch(1);
-    BlobStore store =
-        new ForwardingBlobStore(FilesystemBlobStore.open(root.resolve("repo"))) {
-          @Override
-          public void create(String name, byte[] data, Retention retention) throws IOException {
-            delegate().create(name, data, retention);
-            if (name.startsWith(BlobKind.INDEX.prefix())) {
-              firstIndexBlob.countDown();
-            }
-          }
-        };
-    Repository repo = init(store);
+    Repository repo = init(signallingIndexBlobs(firstIndexBlob));
     ChunkWriter writer = repo.newWriter(1, null, root.resolve("spool"), 10);
     putRandomChunks(writer, 40);
     assertThat(firstIndexBlob.await(30, TimeUnit.SECONDS)).isTrue();
     writer.close(); // fails before its flush, as a backup whose source broke would
 
     Set<String> indexed = new HashSet<>();
-    indexBlobs(repo).forEach(indexed::addAll);
+    indexBlobs(repo).forEach(packs -> indexed.addAll(packs.keySet()));
     assertThat(indexed).isNotEmpty();
     List<String> abandoned = new ArrayList<>();
     for (MaintenanceRecord record : repo.maintenanceRecords().values()) {
@@ -125,13 +127,25 @@ class ChunkWriterIndexTest {
     return SmallPackRepositories.init(store, PASSWORD);
   }
 
-  /** The packs each index blob names. */
-  private static List<Set<String>> indexBlobs(Repository repo) throws IOException {
-    List<Set<String>> named = new ArrayList<>();
+  /** A filesystem store that counts {@code created} down once an index blob is written. */
+  private BlobStore signallingIndexBlobs(CountDownLatch created) {
+    return new ForwardingBlobStore(FilesystemBlobStore.open(root.resolve("repo"))) {
+      @Override
+      public void create(String name, byte[] data, Retention retention) throws IOException {
+        delegate().create(name, data, retention);
+        if (name.startsWith(BlobKind.INDEX.prefix())) {
+          created.countDown();
+        }
+      }
+    };
+  }
+
+  /** What each index blob names: its packs, with their entries. */
+  private static List<Map<String, List<PackEntry>>> indexBlobs(Repository repo) throws IOException {
+    List<Map<String, List<PackEntry>>> named = new ArrayList<>();
     for (BlobInfo blob : repo.store().list(BlobKind.INDEX.prefix())) {
-      Id id = BlobKind.INDEX.idOf(blob.name());
-      byte[] payload = repo.readBlob(BlobKind.INDEX, id);
-      named.add(IndexCodec.decode(blob.name(), payload).packs().keySet());
+      byte[] payload = repo.readBlob(BlobKind.INDEX, BlobKind.INDEX.idOf(blob.name()));
+      named.add(IndexCodec.decode(blob.name(), payload).packs());
     }
     return named;
   }
