@@ -6,13 +6,16 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
+import dev.stele.repo.Json;
 import dev.stele.repo.PackCheck;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
+import dev.stele.repo.Tombstone;
 import dev.stele.snapshot.SnapshotCatalog;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -56,14 +59,22 @@ public final class Verify {
     Index index = repo.loadIndex();
     problems.addAll(repo.warnings());
     // The key, tombstone and maintenance blobs are checked at once, each kind's blobs a few at a
-    // time: on S3 every listing and read is a round trip.
+    // time: on S3 every listing and read is a round trip. The tombstones read here are also what
+    // says which snapshots are forgotten.
     Aside<List<String>> keys = Aside.start("stele-verify-keys", () -> PackCheck.checkKeys(repo));
-    Aside<List<String>> records =
-        Aside.start("stele-verify-maintenance", () -> unreadable(BlobKind.MAINTENANCE));
-    problems.addAll(unreadable(BlobKind.TOMBSTONE));
-    problems.addAll(records.get());
+    List<String> recordProblems = new ArrayList<>(); // its thread's until records.get()
+    Aside<List<Boolean>> records =
+        Aside.start(
+            "stele-verify-maintenance",
+            () -> readable(BlobKind.MAINTENANCE, (id, b) -> true, recordProblems));
+    Set<String> forgotten = new HashSet<>();
+    for (Tombstone t :
+        readable(BlobKind.TOMBSTONE, (id, b) -> Json.read(b, Tombstone.class), problems)) {
+      forgotten.add(t.target());
+    }
+    records.get();
+    problems.addAll(recordProblems);
     problems.addAll(keys.get());
-    Set<String> forgotten = repo.tombstoned();
     List<SnapshotCatalog.Entry> live = new ArrayList<>();
     long trees;
     long bytesRead;
@@ -109,13 +120,21 @@ public final class Verify {
         bytesRead);
   }
 
-  /** What keeps the blobs of {@code kind} from being read, one line each. */
-  private List<String> unreadable(BlobKind kind) throws IOException {
-    List<String> problems = new ArrayList<>();
-    for (Repository.Read<Boolean> read : repo.readBlobs(kind, repo.list(kind), (id, b) -> true)) {
+  /**
+   * Every blob of {@code kind} that reads, parsed; what keeps the others from being read goes to
+   * {@code problems}, one line each.
+   */
+  private <T> List<T> readable(BlobKind kind, Repository.BlobParser<T> parse, List<String> problems)
+      throws IOException {
+    List<T> values = new ArrayList<>();
+    for (Repository.Read<T> read : repo.readBlobs(kind, repo.list(kind), parse)) {
+      T value = read.value();
+      if (value != null) {
+        values.add(value);
+      }
       reported(read.problem(), problems);
     }
-    return problems;
+    return values;
   }
 
   /** Adds a blob's read problem to {@code problems}, unless the blob was removed since listing. */

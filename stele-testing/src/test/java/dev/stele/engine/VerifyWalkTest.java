@@ -10,6 +10,7 @@ import dev.stele.repo.Location;
 import dev.stele.repo.Repository;
 import dev.stele.snapshot.FileBackup;
 import dev.stele.snapshot.SnapshotBrowser;
+import dev.stele.snapshot.SnapshotCatalog;
 import dev.stele.testing.InMemoryBlobStore;
 import dev.stele.testing.MutableClock;
 import java.io.IOException;
@@ -21,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The walk reads wide directories in batches on several threads: every tree is counted once and a
- * damaged one among them is named, whichever thread read it.
+ * damaged one among them is named, whichever thread read it. A forgotten snapshot is not walked.
  */
 class VerifyWalkTest {
   private static final int DIRECTORIES = 150;
@@ -61,5 +62,25 @@ class VerifyWalkTest {
         new Verify(TestRepositories.open(store, clock)).run(false, VerifyListener.NONE);
     assertThat(result.problems()).singleElement().asString().contains("tree " + damaged.shortHex());
     assertThat(result.trees()).isEqualTo(trees - 1);
+  }
+
+  @Test
+  void aForgottenSnapshotIsNotWalked() throws IOException {
+    InMemoryBlobStore store = new InMemoryBlobStore(clock);
+    Repository repo = TestRepositories.init(store, TestRepositories.small(clock));
+    Path first = Files.createDirectories(tmp.resolve("first"));
+    Files.writeString(first.resolve("f"), "kept");
+    Path second = Files.createDirectories(tmp.resolve("second/deeper"));
+    Files.writeString(second.resolve("g"), "forgotten");
+    backup(repo, first);
+    FileBackup.Result forgotten = backup(repo, tmp.resolve("second"));
+    long bothTrees = new Verify(repo).run(false, VerifyListener.NONE).trees();
+
+    new SnapshotCatalog(repo).forget(forgotten.id(), "test");
+    Verify.Result result =
+        new Verify(TestRepositories.open(store, clock)).run(false, VerifyListener.NONE);
+    assertThat(result.problems()).isEmpty();
+    assertThat(result.snapshots()).isEqualTo(1);
+    assertThat(result.trees()).isLessThan(bothTrees);
   }
 }
