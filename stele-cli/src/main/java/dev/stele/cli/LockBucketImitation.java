@@ -25,11 +25,11 @@ import java.util.regex.Pattern;
 
 /**
  * Answers, on loopback, the requests Stele's S3 store makes of one versioned bucket with object
- * lock, as Ceph RGW answers them: enough for the commands to run their whole path through the AWS
- * SDK (requests, signing, Apache's client, the XML responses and their model classes) while the
- * build records which classes the remote class-data-sharing archive holds ({@link
- * TrainingCommand}). Without it the SDK's response path was loaded from the jars at every start of
- * an S3 command: some 650 classes, a tenth of a check's time.
+ * lock, as Ceph RGW answers them: enough for the commands to run their whole path through the
+ * store's S3 client (requests, signing, the JDK's HTTP client, the XML answers) while the build
+ * records which classes the remote class-data-sharing archive holds ({@link TrainingCommand}).
+ * Without it that path was loaded from the jars at every start of an S3 command (with the AWS SDK,
+ * some 650 classes, a tenth of a check's time).
  *
  * <p>Not an S3 server: one bucket, path-style, no authentication, no multipart upload, retention
  * kept but never enforced. {@code TrainingCommandTest} checks that the commands trained on succeed

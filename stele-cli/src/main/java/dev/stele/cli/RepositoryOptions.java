@@ -89,7 +89,7 @@ final class RepositoryOptions {
         caCert == null ? null : caCert.toString(),
         env.variable("STELE_S3_CA_CERT"));
     put(options, "profile", profile, null);
-    // The SDK reads the process environment itself; these make a command's own environment count.
+    // The store reads the process environment itself; these make a command's own environment count.
     put(options, "access-key", null, env.variable("AWS_ACCESS_KEY_ID"));
     put(options, "secret-key", null, env.variable("AWS_SECRET_ACCESS_KEY"));
     return new RepositoryLocation(spec(env), options);

@@ -10,9 +10,10 @@ import java.net.URI;
 import java.util.Map;
 
 /**
- * {@code s3://bucket/prefix} repositories. Credentials come from the AWS SDK's default chain
- * (environment, {@code ~/.aws} profiles, instance roles) unless the command's environment has
- * {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY} or {@code --profile} is given.
+ * {@code s3://bucket/prefix} repositories. Credentials come from where the AWS SDK's default chain
+ * would look (environment, {@code ~/.aws} profiles, instance roles) unless the command's
+ * environment has {@code AWS_ACCESS_KEY_ID} and {@code AWS_SECRET_ACCESS_KEY} or {@code --profile}
+ * is given.
  */
 public final class S3StoreProvider implements BlobStoreProvider {
   @Override
@@ -33,8 +34,8 @@ public final class S3StoreProvider implements BlobStoreProvider {
     } catch (IllegalArgumentException e) {
       throw CliException.usage(e.getMessage());
     }
-    // The SDK signs each upload's payload (SHA-256, over plain HTTP) and the store sets its
-    // Content-MD5, both through MessageDigest: OpenSSL's where it loads, so that a command running
+    // The store signs each upload's payload (SHA-256, over plain HTTP) and sets its Content-MD5,
+    // both through MessageDigest: OpenSSL's where it loads, so that a command running
     // with C1 alone (the launcher's choice) does not hash at bytecode speed.
     NativeDigests.install();
     S3BlobStore store = S3BlobStore.open(location);

@@ -20,12 +20,12 @@ import picocli.CommandLine.Option;
  *       backup, list, restore) and a check of that repository. For those commands on a local
  *       repository, on the short class path.
  *   <li>{@code --archive s3}: the same branches, then those commands on an S3 repository, against
- *       an imitation of a lock bucket on loopback ({@link LockBucketImitation}), which loads the
- *       AWS SDK's whole request and response path. For a repository named by a URL.
+ *       an imitation of a lock bucket on loopback ({@link LockBucketImitation}), which loads the S3
+ *       client's whole request and response path. For a repository named by a URL.
  *   <li>{@code --archive cluster}: the whole command tree (help), the demo (the node agent backs up
  *       with the same engine), and {@code backup get} against a cluster at a closed loopback port,
  *       which loads the Kubernetes client's classes. For the cluster commands, the operator, the
- *       node agent, the server and help; the long-lived ones load the S3 SDK from its jars once,
+ *       node agent, the server and help; the long-lived ones load the S3 client from its jar once,
  *       where they use it.
  * </ul>
  */
@@ -108,7 +108,7 @@ final class TrainingCommand extends SteleCommand {
   /**
    * The commands a user runs on an S3 repository, against an imitation of a lock bucket on
    * loopback: init with retention, a backup, the list, both checks, a restore and a listing, each
-   * through the whole SDK. Returns 0 if every one succeeded.
+   * through the whole S3 client. Returns 0 if every one succeeded.
    */
   static int s3Commands(CliEnvironment env, Path dir) throws IOException {
     Path source = Files.createDirectories(dir.resolve("source"));

@@ -26,19 +26,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.core.exception.RetryableException;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.services.s3.model.DeleteMarkerEntry;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
-import software.amazon.awssdk.services.s3.model.ObjectVersion;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * A blob store in an S3 bucket: blob {@code name} is the object {@code prefix/name}.
@@ -58,16 +48,16 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  *       delete marker, which looks like success and frees nothing. Every version of the key is
  *       deleted by id; a version the server refuses (still retained) is a {@link
  *       BlobRetainedException}. The GOVERNANCE bypass header is never sent.
- *   <li><b>No blind retries of writes.</b> See {@link S3Clients} and {@link S3Retries}.
+ *   <li><b>No blind retries of writes.</b> See {@link S3Http} and {@link S3Retries}.
  * </ul>
  *
- * <p>Concurrency: safe for many threads; requests run on the caller's thread, up to {@link
- * S3Options#maxConnections()} at once. Several processes may share a bucket (names are unique).
+ * <p>Concurrency: safe for many threads; requests run on the caller's thread. Several processes may
+ * share a bucket (names are unique).
  */
 public final class S3BlobStore implements BlobStore {
   static final String MD5_METADATA = "stele-md5";
 
-  private final S3Clients clients;
+  private final S3Api api;
   private final S3Location location;
   private final BucketConfig config;
   private final S3Retries retries;
@@ -76,12 +66,13 @@ public final class S3BlobStore implements BlobStore {
   private final ConcurrentHashMap<String, Boolean> listedDirectories = new ConcurrentHashMap<>();
   private volatile @Nullable RetentionFile retentionFile;
 
-  S3BlobStore(S3Clients clients, S3Location location, BucketConfig config, S3Options options) {
-    this.clients = clients;
+  private S3BlobStore(
+      S3Api api, S3Location location, BucketConfig config, S3Options options, S3Retries retries) {
+    this.api = api;
     this.location = location;
     this.config = config;
-    this.retries = S3Retries.of(options);
-    this.creates = new S3Creates(clients, location, config, options, retries, known);
+    this.retries = retries;
+    this.creates = new S3Creates(api, location, config, options, retries, known);
   }
 
   /** A store at {@code location} with default options; reads the bucket's configuration. */
@@ -99,18 +90,21 @@ public final class S3BlobStore implements BlobStore {
     return open(location, options, List.of());
   }
 
-  /** As {@link #open(S3Location, S3Options)}, with SDK interceptors (tests inject faults). */
-  static S3BlobStore open(
-      S3Location location, S3Options options, List<ExecutionInterceptor> interceptors)
+  /** As {@link #open(S3Location, S3Options)}, with taps on its requests (tests inject faults). */
+  static S3BlobStore open(S3Location location, S3Options options, List<S3Http.Tap> taps)
       throws IOException {
-    S3Clients clients = S3Clients.connect(location, options, interceptors);
+    S3Http http;
     try {
-      BucketConfig config = BucketInspector.inspect(clients.reads, location.bucket());
-      return new S3BlobStore(clients, location, config, options);
-    } catch (IOException | RuntimeException e) {
-      clients.close();
-      throw e;
+      http =
+          S3Http.connect(
+              location, S3Signing.region(location), S3Signing.credentials(location), taps);
+    } catch (IllegalArgumentException e) {
+      throw new IOException(location + ": cannot set up the S3 client: " + e.getMessage(), e);
     }
+    S3Retries retries = S3Retries.of(options);
+    S3Api api = new S3Api(http, retries);
+    BucketConfig config = BucketInspector.inspect(api, location.bucket());
+    return new S3BlobStore(api, location, config, options, retries);
   }
 
   /** The bucket's configuration as read when this store was opened. */
@@ -170,11 +164,8 @@ public final class S3BlobStore implements BlobStore {
   public byte[] read(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
     try {
-      return clients
-          .reads
-          .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key))
-          .asByteArrayUnsafe();
-    } catch (SdkException e) {
+      return api.getBytes(key, null);
+    } catch (S3Failure e) {
       throw S3Errors.blob(name, e);
     }
   }
@@ -198,15 +189,14 @@ public final class S3BlobStore implements BlobStore {
       }
       return new byte[0];
     }
-    return readRange(name, b -> b.key(key), offset, length, into, e -> S3Errors.blob(name, e));
+    return readRange(name, key, null, offset, length, into, e -> S3Errors.blob(name, e));
   }
 
   /** One GET, its body read as it arrives; see {@link S3BlobStream} for a body that breaks off. */
   @Override
   public InputStream openStream(String name) throws IOException {
     String key = location.key(BlobNames.check(name));
-    return S3BlobStream.open(
-        clients, retries, location.bucket(), name, b -> b.key(key), e -> S3Errors.blob(name, e));
+    return S3BlobStream.open(api, retries, key, null, name, e -> S3Errors.blob(name, e));
   }
 
   /** As {@link #openStream}, of one version of {@code name}, for a point-in-time view. */
@@ -214,50 +204,35 @@ public final class S3BlobStore implements BlobStore {
     String key = location.key(BlobNames.check(name));
     Objects.requireNonNull(versionId, "versionId");
     return S3BlobStream.open(
-        clients,
+        api,
         retries,
-        location.bucket(),
+        key,
+        versionId,
         name + " version " + versionId,
-        b -> b.key(key).versionId(versionId),
         e -> versionFailure(name, versionId, e));
   }
 
   /**
-   * Reads {@code length} bytes at {@code offset} of the object that {@code request} names ({@code
-   * what} in messages), into {@code into} if it is that long, else into a new array: the body is
-   * read straight into it, not gathered and copied as {@code getObjectAsBytes} does. A range past
-   * the end, or an answer of another length, is an {@link EOFException}; any other failure is what
-   * {@code failure} makes of it.
+   * Reads {@code length} bytes at {@code offset} of {@code key} (its {@code versionId} if not null;
+   * {@code what} in messages), into {@code into} if it is that long, else into a new array: the
+   * body is read straight into it. A range past the end, or an answer of another length, is an
+   * {@link EOFException}; any other failure is what {@code failure} makes of it.
    */
   private byte[] readRange(
       String what,
-      Consumer<GetObjectRequest.Builder> request,
+      String key,
+      @Nullable String versionId,
       long offset,
       int length,
       byte @Nullable [] into,
-      Function<SdkException, IOException> failure)
+      Function<S3Failure, IOException> failure)
       throws IOException {
-    String range = "bytes=" + offset + "-" + (offset + length - 1);
     byte[] target = into != null && into.length >= length ? into : new byte[length];
     int got;
     try {
-      got =
-          clients.reads.getObject(
-              b -> request.accept(b.bucket(location.bucket()).range(range)),
-              (response, body) -> {
-                try {
-                  int n = body.readNBytes(target, 0, length);
-                  return n == length && body.read() >= 0 ? length + 1 : n;
-                } catch (IOException e) {
-                  // As the SDK's own byte transformer: a body broken off is tried again.
-                  throw RetryableException.builder()
-                      .message("Failed to read response.")
-                      .cause(e)
-                      .build();
-                }
-              });
-    } catch (SdkException e) {
-      if (S3Errors.status(e) == 416) {
+      got = api.getRange(key, versionId, offset, length, target);
+    } catch (S3Failure e) {
+      if (e.status() == 416) {
         throw new EOFException(what + ": offset " + offset + " is past the end");
       }
       throw failure.apply(e);
@@ -281,17 +256,13 @@ public final class S3BlobStore implements BlobStore {
     String keyPrefix = location.keyPrefix();
     List<BlobInfo> result = new ArrayList<>();
     try {
-      for (S3Object object :
-          clients
-              .reads
-              .listObjectsV2Paginator(b -> b.bucket(location.bucket()).prefix(keyPrefix + prefix))
-              .contents()) {
+      for (S3Api.Listed object : api.list(keyPrefix + prefix)) {
         String name = object.key().substring(keyPrefix.length());
         if (valid(name)) {
           result.add(new BlobInfo(name, object.size(), seconds(object.lastModified())));
         }
       }
-    } catch (SdkException e) {
+    } catch (S3Failure e) {
       throw S3Errors.io(location + " listing " + prefix, e);
     }
     // S3 lists in UTF-8 byte order, which is String order for the ASCII names Stele uses.
@@ -301,11 +272,11 @@ public final class S3BlobStore implements BlobStore {
 
   @Override
   public BlobInfo stat(String name) throws IOException {
-    HeadObjectResponse head = creates.head(name);
+    S3Api.Head head = creates.head(name);
     if (head == null) {
       throw new BlobNotFoundException(name);
     }
-    return new BlobInfo(name, head.contentLength(), seconds(head.lastModified()));
+    return new BlobInfo(name, head.length(), seconds(head.lastModified()));
   }
 
   @Override
@@ -334,12 +305,9 @@ public final class S3BlobStore implements BlobStore {
 
   private void deleteVersion(String name, String key, String versionId) throws IOException {
     try {
-      retries.call(
-          () ->
-              clients.writes.deleteObject(
-                  b -> b.bucket(location.bucket()).key(key).versionId(versionId)));
-    } catch (SdkException e) {
-      if (S3Errors.status(e) == 403) {
+      api.delete(key, versionId);
+    } catch (S3Failure e) {
+      if (e.status() == 403) {
         String retention;
         try {
           retention = creates.retentionOf(name, key, versionId).toString();
@@ -424,21 +392,20 @@ public final class S3BlobStore implements BlobStore {
 
   private void listOnePage(String directory) {
     String keyPrefix = location.keyPrefix();
-    ListObjectVersionsResponse page;
+    S3Api.VersionPage page;
     try {
-      page =
-          clients.reads.listObjectVersions(
-              b -> b.bucket(location.bucket()).prefix(keyPrefix + directory).maxKeys(1000));
-    } catch (SdkException e) {
+      page = api.versionPage(keyPrefix + directory, 1000);
+    } catch (S3Failure | IOException e) {
       return; // only a shortcut: the per-key listing follows
     }
-    if (Boolean.TRUE.equals(page.isTruncated())) {
+    if (page.truncated()) {
       return;
     }
+    List<S3Api.Version> versions =
+        page.versions().stream().filter(v -> !v.marker()).collect(Collectors.toList());
     Map<String, Long> versionsOfKey =
-        page.versions().stream()
-            .collect(Collectors.groupingBy(ObjectVersion::key, Collectors.counting()));
-    for (ObjectVersion v : page.versions()) {
+        versions.stream().collect(Collectors.groupingBy(S3Api.Version::key, Collectors.counting()));
+    for (S3Api.Version v : versions) {
       if (versionsOfKey.getOrDefault(v.key(), 0L) == 1) {
         known.rememberVersion(v.key().substring(keyPrefix.length()), v.versionId());
       }
@@ -461,7 +428,7 @@ public final class S3BlobStore implements BlobStore {
       // extension to its own version and let the original's retention run out.
       versionId = originalVersion(name);
     } else {
-      HeadObjectResponse head = creates.head(name);
+      S3Api.Head head = creates.head(name);
       if (head == null) {
         throw new BlobNotFoundException(name);
       }
@@ -525,26 +492,12 @@ public final class S3BlobStore implements BlobStore {
     record Entry(BlobVersion version, boolean latest) {}
     List<Entry> entries = new ArrayList<>();
     try {
-      for (var page :
-          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key))) {
-        for (ObjectVersion v : page.versions()) {
-          if (v.key().equals(key)) {
-            entries.add(
-                new Entry(
-                    new BlobVersion(v.versionId(), v.lastModified(), v.size(), false),
-                    Boolean.TRUE.equals(v.isLatest())));
-          }
-        }
-        for (DeleteMarkerEntry m : page.deleteMarkers()) {
-          if (m.key().equals(key)) {
-            entries.add(
-                new Entry(
-                    new BlobVersion(m.versionId(), m.lastModified(), 0, true),
-                    Boolean.TRUE.equals(m.isLatest())));
-          }
+      for (S3Api.Version v : api.versions(key)) {
+        if (v.key().equals(key)) {
+          entries.add(new Entry(blobVersion(v), v.latest()));
         }
       }
-    } catch (SdkException e) {
+    } catch (S3Failure e) {
       throw S3Errors.io(name + ": listing versions", e);
     }
     entries.sort(
@@ -560,11 +513,8 @@ public final class S3BlobStore implements BlobStore {
     String key = location.key(BlobNames.check(name));
     Objects.requireNonNull(versionId, "versionId");
     try {
-      return clients
-          .reads
-          .getObjectAsBytes(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
-          .asByteArrayUnsafe();
-    } catch (SdkException e) {
+      return api.getBytes(key, versionId);
+    } catch (S3Failure e) {
       throw versionFailure(name, versionId, e);
     }
   }
@@ -580,12 +530,8 @@ public final class S3BlobStore implements BlobStore {
     if (length == 0) {
       long size;
       try {
-        size =
-            clients
-                .reads
-                .headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId))
-                .contentLength();
-      } catch (SdkException e) {
+        size = api.head(key, versionId).length();
+      } catch (S3Failure e) {
         throw versionFailure(name, versionId, e);
       }
       if (offset > size) {
@@ -595,7 +541,8 @@ public final class S3BlobStore implements BlobStore {
     }
     return readRange(
         name + " version " + versionId,
-        b -> b.key(key).versionId(versionId),
+        key,
+        versionId,
         offset,
         length,
         null,
@@ -603,8 +550,8 @@ public final class S3BlobStore implements BlobStore {
   }
 
   /** A delete marker answers 405, an unknown version 404 or 400: all "no such version". */
-  private static IOException versionFailure(String name, String versionId, SdkException e) {
-    int status = S3Errors.status(e);
+  private static IOException versionFailure(String name, String versionId, S3Failure e) {
+    int status = e.status();
     if (status == 404 || status == 405 || status == 400) {
       BlobNotFoundException missing = new BlobNotFoundException(name + " version " + versionId);
       missing.initCause(e);
@@ -624,21 +571,10 @@ public final class S3BlobStore implements BlobStore {
     String keyPrefix = location.keyPrefix();
     java.util.Map<String, BlobVersion> newest = new java.util.TreeMap<>();
     try {
-      for (var page :
-          clients.reads.listObjectVersionsPaginator(
-              b -> b.bucket(location.bucket()).prefix(keyPrefix + prefix))) {
-        for (ObjectVersion v : page.versions()) {
-          keep(
-              newest,
-              v.key(),
-              new BlobVersion(v.versionId(), v.lastModified(), v.size(), false),
-              instant);
-        }
-        for (DeleteMarkerEntry m : page.deleteMarkers()) {
-          keep(newest, m.key(), new BlobVersion(m.versionId(), m.lastModified(), 0, true), instant);
-        }
+      for (S3Api.Version v : api.versions(keyPrefix + prefix)) {
+        keep(newest, v.key(), blobVersion(v), instant);
       }
-    } catch (SdkException e) {
+    } catch (S3Failure e) {
       throw S3Errors.io(location + " listing versions of " + prefix, e);
     }
     List<BlobInfo> result = new ArrayList<>();
@@ -688,7 +624,10 @@ public final class S3BlobStore implements BlobStore {
     if (kept != null) {
       kept.save(known.current());
     }
-    clients.close();
+  }
+
+  private static BlobVersion blobVersion(S3Api.Version v) {
+    return new BlobVersion(v.versionId(), v.lastModified(), v.marker() ? 0 : v.size(), v.marker());
   }
 
   static Instant seconds(Instant instant) {

@@ -4,84 +4,79 @@ import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Objects;
-import java.util.function.Consumer;
 import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.core.ResponseInputStream;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
-import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 
 /**
  * One object read as a stream ({@link dev.stele.blob.BlobStore#openStream}): one GET, its body read
  * as it arrives.
  *
- * <p>The SDK retries a GET until its answer starts; a body that breaks off after that (a reset, a
- * timeout, fewer bytes than its Content-Length) is this class's to handle, since a whole read would
- * have been retried. It resumes where the body stopped, with a ranged GET of the same version (by
- * its version id, or {@code If-Match} its ETag on a bucket without versions), up to the store's
- * attempt limit with its backoff; a changed object (412) is a failure, never a splice of two.
+ * <p>{@link S3Api#get} retries a GET until its answer starts; a body that breaks off after that (a
+ * reset, a timeout, fewer bytes than its Content-Length) is this class's to handle, since a whole
+ * read would have been retried. It resumes where the body stopped, with a ranged GET of the same
+ * version (by its version id, or {@code If-Match} its ETag on a bucket without versions), up to the
+ * store's attempt limit with its backoff; a changed object (412) is a failure, never a splice of
+ * two.
  *
  * <p>Concurrency: for one thread, as streams are.
  */
 final class S3BlobStream extends InputStream {
-  private final S3Clients clients;
+  private final S3Api api;
   private final S3Retries retries;
-  private final String bucket;
+  private final String key;
   private final String what;
-  private final Consumer<GetObjectRequest.Builder> request;
-  private final Function<SdkException, IOException> failure;
+  private final Function<S3Failure, IOException> failure;
   private final long length;
   private final @Nullable String versionId;
   private final @Nullable String eTag;
-  private ResponseInputStream<GetObjectResponse> body;
+  private S3Http.Response body;
   private long position;
   private int attempts = 1;
 
   private S3BlobStream(
-      S3Clients clients,
+      S3Api api,
       S3Retries retries,
-      String bucket,
+      String key,
       String what,
-      Consumer<GetObjectRequest.Builder> request,
-      Function<SdkException, IOException> failure,
-      ResponseInputStream<GetObjectResponse> body) {
-    this.clients = clients;
+      Function<S3Failure, IOException> failure,
+      S3Http.Response body)
+      throws IOException {
+    this.api = api;
     this.retries = retries;
-    this.bucket = bucket;
+    this.key = key;
     this.what = what;
-    this.request = request;
     this.failure = failure;
     this.body = body;
-    GetObjectResponse response = body.response();
-    this.length = Objects.requireNonNull(response.contentLength(), "Content-Length");
-    // "null" is the version id S3 gives objects written while versioning was off.
-    this.versionId =
-        response.versionId() == null || response.versionId().equals("null")
-            ? null
-            : response.versionId();
-    this.eTag = response.eTag();
+    S3Api.Head head = S3Api.headOf(body);
+    if (head.length() < 0) {
+      body.abort();
+      throw new IOException(what + ": the answer has no Content-Length");
+    }
+    this.length = head.length();
+    this.versionId = head.versionId();
+    this.eTag = head.eTag();
   }
 
   /**
-   * Opens the object that {@code request} names ({@code what} in messages); a failure of the GET is
-   * what {@code failure} makes of it (404: {@link dev.stele.blob.BlobNotFoundException}).
+   * Opens {@code key}, or its {@code versionId} if not null ({@code what} in messages); a failure
+   * of the GET is what {@code failure} makes of it (404: {@link
+   * dev.stele.blob.BlobNotFoundException}).
    */
   static S3BlobStream open(
-      S3Clients clients,
+      S3Api api,
       S3Retries retries,
-      String bucket,
+      String key,
+      @Nullable String versionId,
       String what,
-      Consumer<GetObjectRequest.Builder> request,
-      Function<SdkException, IOException> failure)
+      Function<S3Failure, IOException> failure)
       throws IOException {
-    ResponseInputStream<GetObjectResponse> body;
+    S3Http.Response body;
     try {
-      body = clients.reads.getObject(b -> request.accept(b.bucket(bucket)));
-    } catch (SdkException e) {
+      body = api.get(key, versionId, null, null);
+    } catch (S3Failure e) {
       throw failure.apply(e);
     }
-    return new S3BlobStream(clients, retries, bucket, what, request, failure, body);
+    return new S3BlobStream(api, retries, key, what, failure, body);
   }
 
   @Override
@@ -102,17 +97,14 @@ final class S3BlobStream extends InputStream {
       }
       IOException broken;
       try {
-        int n = body.read(b, off, (int) Math.min(len, length - position));
+        int n = body.body().read(b, off, (int) Math.min(len, length - position));
         if (n > 0) {
           position += n;
           return n;
         }
         broken = new EOFException(what + ": the body ended at byte " + position + " of " + length);
-      } catch (IOException | SdkException e) {
-        broken =
-            e instanceof IOException io
-                ? io
-                : new IOException(what + ": reading failed at byte " + position, e);
+      } catch (IOException e) {
+        broken = e;
       }
       resume(broken);
     }
@@ -133,19 +125,10 @@ final class S3BlobStream extends InputStream {
       attempts++;
       String range = "bytes=" + position + "-" + (length - 1);
       try {
-        body =
-            clients.reads.getObject(
-                b -> {
-                  request.accept(b.bucket(bucket).range(range));
-                  if (versionId != null) {
-                    b.versionId(versionId);
-                  } else if (eTag != null) {
-                    b.ifMatch(eTag);
-                  }
-                });
+        body = api.get(key, versionId, range, versionId == null ? eTag : null);
         return;
-      } catch (SdkException e) {
-        if (S3Errors.status(e) == 412) {
+      } catch (S3Failure e) {
+        if (e.status() == 412) {
           throw new IOException(what + ": changed while being read", e);
         }
         if (!S3Retries.retryable(e)) {

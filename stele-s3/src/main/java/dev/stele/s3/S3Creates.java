@@ -5,7 +5,6 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -13,19 +12,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.services.s3.model.CompletedPart;
-import software.amazon.awssdk.services.s3.model.GetObjectRetentionResponse;
-import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
-import software.amazon.awssdk.services.s3.model.ObjectLockMode;
-import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
-import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 
 /**
  * How {@link S3BlobStore} creates a blob without ever replacing one, and retains it provably.
@@ -55,10 +45,10 @@ import software.amazon.awssdk.services.s3.model.PutObjectRequest;
  * writes is unique by construction — content-addressed (so racing writers hold the same bytes) or
  * random — and the only fixed name, the format blob, is written once by {@code init}.
  *
- * <p>Concurrency: stateless apart from the clients; safe for many threads.
+ * <p>Concurrency: stateless apart from the client; safe for many threads.
  */
 final class S3Creates {
-  private final S3Clients clients;
+  private final S3Api api;
   private final S3Location location;
   private final BucketConfig config;
   private final S3Options options;
@@ -66,13 +56,13 @@ final class S3Creates {
   private final KnownRetention known;
 
   S3Creates(
-      S3Clients clients,
+      S3Api api,
       S3Location location,
       BucketConfig config,
       S3Options options,
       S3Retries retries,
       KnownRetention known) {
-    this.clients = clients;
+    this.api = api;
     this.location = location;
     this.config = config;
     this.options = options;
@@ -81,15 +71,15 @@ final class S3Creates {
   }
 
   void create(String name, byte[] data, Retention requested) throws IOException {
-    create(name, Body.of(data), requested);
+    create(name, S3Http.Body.of(data), requested);
   }
 
   /** As {@link #create(String, byte[], Retention)}, sending {@code file} as it is read. */
   void create(String name, Path file, Retention requested) throws IOException {
-    create(name, Body.of(file), requested);
+    create(name, S3Http.Body.of(file), requested);
   }
 
-  private void create(String name, Body data, Retention requested) throws IOException {
+  private void create(String name, S3Http.Body data, Retention requested) throws IOException {
     String key = location.key(name);
     if (!requested.isNone() && !config.objectLock()) {
       throw new IOException(
@@ -104,7 +94,7 @@ final class S3Creates {
         requested.isNone()
             ? requested
             : Retention.of(requested.mode(), ceilSeconds(requested.until()));
-    byte[] md5 = data.md5();
+    byte[] md5 = md5(data);
     if (head(name) != null) {
       throw new BlobExistsException(name);
     }
@@ -114,19 +104,19 @@ final class S3Creates {
     for (int attempt = 1; ; attempt++) {
       try {
         versionId =
-            multipart ? uploadInParts(key, data.bytes(), md5) : put(key, data, md5, retention);
+            multipart ? uploadInParts(key, bytes(data), md5) : put(key, data, md5, retention);
         break;
-      } catch (SdkException e) {
-        if (S3Errors.status(e) == 412) {
+      } catch (S3Failure e) {
+        if (e.status() == 412) {
           throw exists(name, e);
         }
         if (attempt >= retries.maxAttempts() || !S3Retries.retryable(e)) {
           throw S3Errors.io(name + ": create", e);
         }
         retries.pause(attempt);
-        HeadObjectResponse landed = head(name);
+        S3Api.Head landed = head(name);
         if (landed != null) {
-          if (landed.contentLength() == data.length() && md5Matches(landed, md5)) {
+          if (landed.length() == data.length() && md5Matches(landed, md5)) {
             versionId = landed.versionId();
             ours = false; // landed earlier: nothing new to check about races
             break;
@@ -161,68 +151,26 @@ final class S3Creates {
     }
   }
 
-  private String put(String key, Body data, byte[] md5, Retention retention) {
-    PutObjectRequest.Builder request =
-        PutObjectRequest.builder()
-            .bucket(location.bucket())
-            .key(key)
-            .contentLength(data.length())
-            .contentMD5(Base64.getEncoder().encodeToString(md5))
-            .metadata(Map.of(S3BlobStore.MD5_METADATA, HexFormat.of().formatHex(md5)))
-            .ifNoneMatch("*");
-    if (!retention.isNone()) {
-      request
-          .objectLockMode(ObjectLockMode.fromValue(retention.mode().name()))
-          .objectLockRetainUntilDate(retention.until());
-    }
-    return clients.writes.putObject(request.build(), data.requestBody()).versionId();
+  private @Nullable String put(String key, S3Http.Body data, byte[] md5, Retention retention) {
+    return api.put(key, data, md5, metadata(md5), retention);
   }
 
-  private String uploadInParts(String key, byte[] data, byte[] md5) throws IOException {
-    String uploadId =
-        clients
-            .writes
-            .createMultipartUpload(
-                b ->
-                    b.bucket(location.bucket())
-                        .key(key)
-                        .metadata(Map.of(S3BlobStore.MD5_METADATA, HexFormat.of().formatHex(md5))))
-            .uploadId();
+  private static Map<String, String> metadata(byte[] md5) {
+    return Map.of(S3BlobStore.MD5_METADATA, HexFormat.of().formatHex(md5));
+  }
+
+  private @Nullable String uploadInParts(String key, byte[] data, byte[] md5) throws IOException {
+    String uploadId = api.createMultipartUpload(key, metadata(md5));
     try {
-      List<CompletedPart> parts = new ArrayList<>();
+      List<String> eTags = new ArrayList<>();
       int partSize = options.partSize();
       for (int number = 1, offset = 0; offset < data.length; number++, offset += partSize) {
         byte[] part = Arrays.copyOfRange(data, offset, Math.min(data.length, offset + partSize));
-        String partMd5 = Base64.getEncoder().encodeToString(md5(part));
-        int partNumber = number;
         // A part may be uploaded again: the later upload replaces the earlier one.
-        String etag =
-            retries
-                .call(
-                    () ->
-                        clients.writes.uploadPart(
-                            b ->
-                                b.bucket(location.bucket())
-                                    .key(key)
-                                    .uploadId(uploadId)
-                                    .partNumber(partNumber)
-                                    .contentLength((long) part.length)
-                                    .contentMD5(partMd5),
-                            RequestBody.fromBytes(part)))
-                .eTag();
-        parts.add(CompletedPart.builder().partNumber(number).eTag(etag).build());
+        eTags.add(api.uploadPart(key, uploadId, number, part));
       }
-      return clients
-          .writes
-          .completeMultipartUpload(
-              b ->
-                  b.bucket(location.bucket())
-                      .key(key)
-                      .uploadId(uploadId)
-                      .ifNoneMatch("*")
-                      .multipartUpload(u -> u.parts(parts)))
-          .versionId();
-    } catch (SdkException | IOException e) {
+      return api.completeMultipartUpload(key, uploadId, eTags);
+    } catch (S3Failure | IOException e) {
       abortQuietly(key, uploadId);
       throw e;
     }
@@ -230,9 +178,8 @@ final class S3Creates {
 
   private void abortQuietly(String key, String uploadId) {
     try {
-      clients.writes.abortMultipartUpload(
-          b -> b.bucket(location.bucket()).key(key).uploadId(uploadId));
-    } catch (SdkException ignored) {
+      api.abortMultipartUpload(key, uploadId);
+    } catch (S3Failure ignored) {
       // Completed after all (the answer was lost), or unreachable: a lifecycle rule for
       // incomplete uploads is the backstop, see docs/s3.md.
     }
@@ -247,21 +194,16 @@ final class S3Creates {
     record Entry(String versionId, boolean marker, Instant modified) {}
     List<Entry> entries = new ArrayList<>();
     try {
-      var pages =
-          clients.reads.listObjectVersionsPaginator(b -> b.bucket(location.bucket()).prefix(key));
-      for (var page : pages) {
-        page.versions().stream()
-            .filter(v -> v.key().equals(key))
-            .forEach(v -> entries.add(new Entry(v.versionId(), false, v.lastModified())));
-        page.deleteMarkers().stream()
-            .filter(m -> m.key().equals(key))
-            .forEach(m -> entries.add(new Entry(m.versionId(), true, m.lastModified())));
+      for (S3Api.Version v : api.versions(key)) {
+        if (v.key().equals(key)) {
+          entries.add(new Entry(v.versionId(), v.marker(), v.lastModified()));
+        }
       }
-    } catch (SdkException e) {
+    } catch (S3Failure e) {
       throw S3Errors.io(name + ": listing versions after create", e);
     }
-    // Servers list a key's versions newest first; markers and versions come in separate lists,
-    // so merge by time, keeping the server's order for equal times.
+    // Servers list a key's versions newest first; sort by time all the same, keeping the server's
+    // order for equal times.
     List<Entry> ordered = new ArrayList<>(entries);
     ordered.sort((a, b) -> b.modified().compareTo(a.modified()));
     int mine = -1;
@@ -279,11 +221,8 @@ final class S3Creates {
     }
     String winner = ordered.get(mine + 1).versionId();
     try {
-      retries.call(
-          () ->
-              clients.writes.deleteObject(
-                  b -> b.bucket(location.bucket()).key(key).versionId(versionId)));
-    } catch (SdkException e) {
+      api.delete(key, versionId);
+    } catch (S3Failure e) {
       throw new IOException(
           name
               + ": lost a create race to version "
@@ -291,7 +230,7 @@ final class S3Creates {
               + ", and our version "
               + versionId
               + " cannot be removed ("
-              + S3Errors.status(e)
+              + e.status()
               + "); the key now shows our bytes, the first writer's are in version "
               + winner,
           e);
@@ -300,21 +239,11 @@ final class S3Creates {
   }
 
   /** Sets the retention of one version; the caller reads it back. */
-  void putRetention(String name, String key, String versionId, Retention retention)
+  void putRetention(String name, String key, @Nullable String versionId, Retention retention)
       throws IOException {
     try {
-      retries.call(
-          () ->
-              clients.writes.putObjectRetention(
-                  b ->
-                      b.bucket(location.bucket())
-                          .key(key)
-                          .versionId(versionId)
-                          .retention(
-                              r ->
-                                  r.mode(ObjectLockRetentionMode.fromValue(retention.mode().name()))
-                                      .retainUntilDate(retention.until()))));
-    } catch (SdkException e) {
+      api.putRetention(key, versionId, retention);
+    } catch (S3Failure e) {
       throw S3Errors.io(name + ": setting retention " + retention, e);
     }
   }
@@ -325,7 +254,7 @@ final class S3Creates {
    *
    * @return the retention in force
    */
-  Retention verifyRetention(String name, String key, String versionId, Retention wanted)
+  Retention verifyRetention(String name, String key, @Nullable String versionId, Retention wanted)
       throws IOException {
     return requireAtLeast(name, wanted, retentionOf(name, key, versionId));
   }
@@ -349,13 +278,9 @@ final class S3Creates {
   /** The retention of one version ({@code null}: the current one); none if it has none. */
   Retention retentionOf(String name, String key, @Nullable String versionId) throws IOException {
     try {
-      return retentionFrom(
-          retries.call(
-              () ->
-                  clients.reads.getObjectRetention(
-                      b -> b.bucket(location.bucket()).key(key).versionId(versionId))));
-    } catch (SdkException e) {
-      int status = S3Errors.status(e);
+      return api.retention(key, versionId);
+    } catch (S3Failure e) {
+      int status = e.status();
       // Servers say "no retention" in several ways (404 NoSuchObjectLockConfiguration, 400 on a
       // bucket without lock); only the object's own existence tells that from "no object".
       if (status == 404 || status == 400) {
@@ -372,10 +297,10 @@ final class S3Creates {
   /** Whether that version of the key exists (a key hidden by a delete marker still has it). */
   private boolean versionExists(String key, String versionId) throws IOException {
     try {
-      clients.reads.headObject(b -> b.bucket(location.bucket()).key(key).versionId(versionId));
+      api.head(key, versionId);
       return true;
-    } catch (SdkException e) {
-      int status = S3Errors.status(e);
+    } catch (S3Failure e) {
+      int status = e.status();
       if (status == 404 || status == 405 || status == 400) {
         return false;
       }
@@ -384,11 +309,11 @@ final class S3Creates {
   }
 
   /** The object's metadata, or null if there is none (or its current version is a marker). */
-  @Nullable HeadObjectResponse head(String name) throws IOException {
+  S3Api.@Nullable Head head(String name) throws IOException {
     String key = location.key(name);
     try {
-      return clients.reads.headObject(b -> b.bucket(location.bucket()).key(key));
-    } catch (SdkException e) {
+      return api.head(key, null);
+    } catch (S3Failure e) {
       if (S3Errors.notFound(e)) {
         return null;
       }
@@ -396,16 +321,7 @@ final class S3Creates {
     }
   }
 
-  private static Retention retentionFrom(GetObjectRetentionResponse response) {
-    if (response.retention() == null || response.retention().mode() == null) {
-      return Retention.NONE;
-    }
-    return Retention.of(
-        Retention.Mode.valueOf(response.retention().modeAsString()),
-        response.retention().retainUntilDate());
-  }
-
-  private static boolean md5Matches(HeadObjectResponse head, byte[] md5) {
+  private static boolean md5Matches(S3Api.Head head, byte[] md5) {
     String recorded = head.metadata().get(S3BlobStore.MD5_METADATA);
     return recorded != null && recorded.equalsIgnoreCase(HexFormat.of().formatHex(md5));
   }
@@ -422,73 +338,21 @@ final class S3Creates {
     return down.equals(instant) ? down : down.plusSeconds(1);
   }
 
-  /**
-   * A blob's content: an array, or a file read as it is sent (a pack from its spool file), so that
-   * a create need not hold it in memory. A multipart upload still reads it whole.
-   */
-  private interface Body {
-    long length();
-
-    byte[] md5() throws IOException;
-
-    RequestBody requestBody();
-
-    byte[] bytes() throws IOException;
-
-    static Body of(byte[] data) {
-      return new Body() {
-        @Override
-        public long length() {
-          return data.length;
-        }
-
-        @Override
-        public byte[] md5() {
-          return S3Creates.md5(data);
-        }
-
-        @Override
-        public RequestBody requestBody() {
-          return RequestBody.fromBytes(data);
-        }
-
-        @Override
-        public byte[] bytes() {
-          return data;
-        }
-      };
+  private static byte[] md5(S3Http.Body data) throws IOException {
+    MessageDigest digest = newMd5();
+    byte[] buffer = new byte[1 << 16];
+    try (InputStream in = data.open()) {
+      for (int n; (n = in.read(buffer)) > 0; ) {
+        digest.update(buffer, 0, n);
+      }
     }
+    return digest.digest();
+  }
 
-    static Body of(Path file) throws IOException {
-      long length = Files.size(file);
-      return new Body() {
-        @Override
-        public long length() {
-          return length;
-        }
-
-        @Override
-        public byte[] md5() throws IOException {
-          MessageDigest digest = newMd5();
-          byte[] buffer = new byte[1 << 16];
-          try (InputStream in = Files.newInputStream(file)) {
-            for (int n; (n = in.read(buffer)) > 0; ) {
-              digest.update(buffer, 0, n);
-            }
-          }
-          return digest.digest();
-        }
-
-        @Override
-        public RequestBody requestBody() {
-          return RequestBody.fromFile(file);
-        }
-
-        @Override
-        public byte[] bytes() throws IOException {
-          return Files.readAllBytes(file);
-        }
-      };
+  /** A multipart upload reads its blob whole. */
+  private static byte[] bytes(S3Http.Body data) throws IOException {
+    try (InputStream in = data.open()) {
+      return in.readAllBytes();
     }
   }
 

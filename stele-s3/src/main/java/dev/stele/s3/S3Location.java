@@ -24,11 +24,13 @@ import org.jspecify.annotations.Nullable;
  * @param bucket the bucket name
  * @param prefix the key prefix, without leading or trailing {@code /}; empty for the whole bucket
  * @param endpoint the server, or null for AWS itself
- * @param region the signing region, or null for the SDK's default chain (then {@code us-east-1})
+ * @param region the signing region, or null for the environment's, a profile's or the instance
+ *     metadata's (then {@code us-east-1}), see {@link S3Signing}
  * @param pathStyle address the bucket in the path ({@code host/bucket/key}), as most servers other
  *     than AWS want
  * @param caCert a PEM file of certificates to trust for HTTPS, or null for the JVM's defaults
- * @param accessKey an explicit access key, or null for the SDK's default credential chain
+ * @param accessKey an explicit access key, or null for the environment's, a profile's or a role's
+ *     (where the AWS SDK's default chain would look)
  * @param secretKey the secret for {@code accessKey}
  * @param profile a profile of {@code ~/.aws/credentials} to use, or null
  */
@@ -90,7 +92,7 @@ public record S3Location(
     return of(bucket, path).withOptions(options);
   }
 
-  /** {@code bucket}/{@code prefix} on AWS, with the SDK's default region and credentials. */
+  /** {@code bucket}/{@code prefix} on AWS, with the default region and credentials. */
   public static S3Location of(String bucket, String prefix) {
     return new S3Location(bucket, prefix, null, null, false, null, null, null, null);
   }

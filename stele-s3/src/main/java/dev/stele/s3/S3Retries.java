@@ -4,9 +4,6 @@ import java.io.InterruptedIOException;
 import java.time.Duration;
 import java.util.Random;
 import java.util.Set;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.exception.SdkException;
 
 /**
  * Retries of the requests the store sends itself: which failures are worth another attempt, and how
@@ -20,7 +17,7 @@ import software.amazon.awssdk.core.exception.SdkException;
  * <p>Concurrency: safe for many threads ({@link Random} is).
  */
 final class S3Retries {
-  /** A request to the SDK, which throws unchecked {@link SdkException}s. */
+  /** A request, which fails with an unchecked {@link S3Failure}. */
   interface Call<T> {
     T call();
   }
@@ -77,15 +74,15 @@ final class S3Retries {
    * True for failures that may pass by themselves: throttling, 5xx, timeouts and broken
    * connections. Never for other 4xx: a refused or malformed request fails the same way again.
    */
-  static boolean retryable(Throwable e) {
-    if (e instanceof AwsServiceException service) {
-      int status = service.statusCode();
-      String code =
-          service.awsErrorDetails() == null ? null : service.awsErrorDetails().errorCode();
-      return status >= 500 || status == 429 || (code != null && RETRYABLE_CODES.contains(code));
+  static boolean retryable(S3Failure e) {
+    int status = e.status();
+    String code = e.code();
+    if (status == 0) {
+      // No answer: I/O errors, timeouts, a connection reset. A failure of our own with a code
+      // (no credentials) would only fail again.
+      return code == null;
     }
-    // Client-side failures: I/O errors, timeouts, a connection reset before any answer.
-    return e instanceof SdkClientException;
+    return status >= 500 || status == 429 || (code != null && RETRYABLE_CODES.contains(code));
   }
 
   /**
@@ -122,7 +119,7 @@ final class S3Retries {
     for (int attempt = 1; ; attempt++) {
       try {
         return call.call();
-      } catch (SdkException e) {
+      } catch (S3Failure e) {
         if (attempt >= maxAttempts || !retryable(e)) {
           throw e;
         }

@@ -2,26 +2,19 @@ package dev.stele.s3;
 
 import java.util.ArrayList;
 import java.util.List;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 
-/** Records every HTTP attempt the SDK makes: operation name and status, in order. */
-final class RequestLog implements ExecutionInterceptor {
+/** Records every HTTP attempt the store makes: operation name and status, in order. */
+final class RequestLog implements S3Http.Tap {
   private final List<String> lines = new ArrayList<>();
   private final long start = System.nanoTime();
 
   @Override
-  public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
-    String operation = attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME);
+  public void answered(S3Http.Request request, int status) {
     synchronized (lines) {
       lines.add(
           String.format(
               "%6d ms %s %d",
-              (System.nanoTime() - start) / 1_000_000,
-              operation,
-              context.httpResponse().statusCode()));
+              (System.nanoTime() - start) / 1_000_000, request.operation(), status));
     }
   }
 

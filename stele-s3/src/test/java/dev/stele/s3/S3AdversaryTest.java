@@ -43,8 +43,8 @@ class S3AdversaryTest {
 
   @Test
   void attackerWithTheCredentialsCannotTakeAByte() throws Exception {
-    try (S3Clients setup = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(setup.reads, true);
+    try (RawS3 setup = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(setup.s3, true);
       try (S3BlobStore store = TestBuckets.store(bucket)) {
         Repository repo =
             S3Repositories.init(
@@ -72,7 +72,7 @@ class S3AdversaryTest {
 
         List<String> overwritten = new ArrayList<>();
         List<String> hidden = new ArrayList<>();
-        try (S3Clients attacker = TestBuckets.raw()) {
+        try (RawS3 attacker = TestBuckets.raw()) {
           Map<String, List<ObjectVersion>> originals =
               S3Repositories.listVersions(attacker, store.location()).versions();
           String prefix = store.location().keyPrefix();
@@ -83,10 +83,10 @@ class S3AdversaryTest {
                 name.equals("snapshots/" + one.id().hex())
                     || (name.startsWith("packs/") && packs++ % 3 == 0);
             if (hide) {
-              attacker.writes.deleteObject(b -> b.bucket(bucket).key(key));
+              attacker.s3.deleteObject(b -> b.bucket(bucket).key(key));
               hidden.add(name);
             } else {
-              attacker.writes.putObject(
+              attacker.s3.putObject(
                   b -> b.bucket(bucket).key(key),
                   RequestBody.fromBytes(("garbage " + name).getBytes(StandardCharsets.UTF_8)));
               overwritten.add(name);
@@ -96,7 +96,7 @@ class S3AdversaryTest {
             boolean bypass = packs % 2 == 0;
             assertThatThrownBy(
                     () ->
-                        attacker.writes.deleteObject(
+                        attacker.s3.deleteObject(
                             b ->
                                 b.bucket(bucket)
                                     .key(key)

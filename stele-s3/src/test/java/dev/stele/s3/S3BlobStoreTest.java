@@ -14,13 +14,13 @@ import software.amazon.awssdk.core.sync.RequestBody;
  * one bucket.
  */
 class S3BlobStoreTest extends VersionedBlobStoreContractTest {
-  private static S3Clients raw;
+  private static RawS3 raw;
   private static String bucket;
 
   @BeforeAll
   static void createBucket() throws IOException {
     raw = TestBuckets.raw();
-    bucket = TestBuckets.create(raw.reads, true);
+    bucket = TestBuckets.create(raw.s3, true);
   }
 
   @AfterAll
@@ -39,12 +39,12 @@ class S3BlobStoreTest extends VersionedBlobStoreContractTest {
 
   @Override
   protected void overwrite(String name, byte[] data) {
-    raw.writes.putObject(b -> b.bucket(bucket).key(key(name)), RequestBody.fromBytes(data));
+    raw.s3.putObject(b -> b.bucket(bucket).key(key(name)), RequestBody.fromBytes(data));
   }
 
   @Override
   protected void hide(String name) {
-    raw.writes.deleteObject(b -> b.bucket(bucket).key(key(name)));
+    raw.s3.deleteObject(b -> b.bucket(bucket).key(key(name)));
   }
 
   @Override

@@ -22,11 +22,6 @@ import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttribute;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 
 /**
  * Whole backups through a network that drops about one request in ten — before the server sees it
@@ -38,44 +33,40 @@ class S3FaultyBackupTest {
   @TempDir Path tmp;
 
   /**
-   * Fails each attempt with probability 0.1, half before transmission and half after, but never
-   * twice in one SDK execution: reads rely on the SDK's own retries (a few attempts), writes on the
-   * store's, and a fault that outlasted every attempt would test the retry budget, not Stele.
+   * Fails each attempt with probability 0.1, half before sending it and half after its answer came.
+   * The store retries every request up to ten times, so a fault that outlasted them all (10⁻¹⁰)
+   * would test the retry budget, not Stele.
    */
-  private static final class Faults implements ExecutionInterceptor {
-    private static final ExecutionAttribute<Boolean> FAILED = new ExecutionAttribute<>("injected");
+  private static final class Faults implements S3Http.Tap {
     private final Random random = new Random(41);
     final AtomicInteger attempts = new AtomicInteger();
     final AtomicInteger injected = new AtomicInteger();
 
-    private void maybeFail(ExecutionAttributes attributes, boolean before) {
+    private void maybeFail(S3Http.Request request, boolean before) {
       if (before) {
         attempts.incrementAndGet();
-      }
-      if (Boolean.TRUE.equals(attributes.getAttribute(FAILED))) {
-        return;
       }
       boolean fail;
       synchronized (random) {
         fail = random.nextDouble() < 0.1;
       }
       if (fail) {
-        attributes.putAttribute(FAILED, true);
         injected.incrementAndGet();
-        throw SdkClientException.create(
-            before ? "injected: connection reset" : "injected: read timed out",
-            new IOException("injected"));
+        throw S3Failure.noAnswer(
+            request.operation(),
+            new IOException(before ? "injected: connection reset" : "injected: read timed out"));
       }
     }
 
     @Override
-    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes a) {
-      maybeFail(a, true);
+    public S3Http.Request sending(S3Http.Request request) {
+      maybeFail(request, true);
+      return request;
     }
 
     @Override
-    public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes a) {
-      maybeFail(a, false);
+    public void answered(S3Http.Request request, int status) {
+      maybeFail(request, false);
     }
   }
 
@@ -85,8 +76,8 @@ class S3FaultyBackupTest {
     Faults faults = new Faults();
     S3Options options =
         S3Options.defaults().withRetries(10, Duration.ofMillis(1), Duration.ofMillis(20));
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, true);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, true);
       try (S3BlobStore store = TestBuckets.store(bucket, options, List.of(faults))) {
         Repository repo =
             S3Repositories.init(

@@ -23,13 +23,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.SdkHttpRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectVersionsResponse;
 import software.amazon.awssdk.services.s3.model.ObjectLockRetentionMode;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
@@ -37,13 +31,13 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /** What only a server that enforces Object Lock can show: Ceph RGW, in a bucket with lock. */
 class S3ObjectLockTest {
-  private static S3Clients raw;
+  private static RawS3 raw;
   private static String bucket;
 
   @BeforeAll
   static void createBucket() throws IOException {
     raw = TestBuckets.raw();
-    bucket = TestBuckets.create(raw.reads, true);
+    bucket = TestBuckets.create(raw.s3, true);
   }
 
   @AfterAll
@@ -58,7 +52,7 @@ class S3ObjectLockTest {
   private static List<ObjectVersion> versions(S3BlobStore store, String name) {
     String key = store.location().key(name);
     ListObjectVersionsResponse listing =
-        raw.reads.listObjectVersions(b -> b.bucket(bucket).prefix(key));
+        raw.s3.listObjectVersions(b -> b.bucket(bucket).prefix(key));
     assertThat(listing.deleteMarkers()).as("delete markers of %s", key).isEmpty();
     return listing.versions().stream().filter(v -> v.key().equals(key)).toList();
   }
@@ -78,17 +72,15 @@ class S3ObjectLockTest {
   @Test
   void createThatLosesARaceAfterItsHeadRemovesItsVersionAndSaysSo() throws IOException {
     // Another writer's PUT lands between this store's HEAD and its PUT.
-    ExecutionInterceptor rival =
-        new ExecutionInterceptor() {
+    S3Http.Tap rival =
+        new S3Http.Tap() {
           @Override
-          public void beforeTransmission(
-              Context.BeforeTransmission context, ExecutionAttributes attributes) {
-            if ("PutObject".equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
-              String key =
-                  context.httpRequest().encodedPath().replaceFirst("^/" + bucket + "/", "");
-              raw.writes.putObject(
-                  b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {9}));
+          public S3Http.Request sending(S3Http.Request request) {
+            if (request.operation().equals("PutObject")) {
+              raw.s3.putObject(
+                  b -> b.bucket(bucket).key(request.key()), RequestBody.fromBytes(new byte[] {9}));
             }
+            return request;
           }
         };
     try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(rival))) {
@@ -120,12 +112,12 @@ class S3ObjectLockTest {
       store.create("overwritten", new byte[] {1}, Retention.NONE);
       String key = store.location().key("overwritten");
       // Someone holding the credentials overwrites the key and then "deletes" it.
-      raw.writes.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {2}));
-      raw.writes.deleteObject(b -> b.bucket(bucket).key(key));
+      raw.s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {2}));
+      raw.s3.deleteObject(b -> b.bucket(bucket).key(key));
       assertThatThrownBy(() -> store.read("overwritten")).isInstanceOf(BlobNotFoundException.class);
       store.delete("overwritten");
       ListObjectVersionsResponse left =
-          raw.reads.listObjectVersions(b -> b.bucket(bucket).prefix(key));
+          raw.s3.listObjectVersions(b -> b.bucket(bucket).prefix(key));
       assertThat(left.versions()).isEmpty();
       assertThat(left.deleteMarkers()).isEmpty();
       assertThatThrownBy(() -> store.delete("overwritten"))
@@ -159,7 +151,7 @@ class S3ObjectLockTest {
       String key = store.location().key("compliance");
       assertThatThrownBy(
               () ->
-                  raw.writes.putObjectRetention(
+                  raw.s3.putObjectRetention(
                       b ->
                           b.bucket(bucket)
                               .key(key)
@@ -176,17 +168,21 @@ class S3ObjectLockTest {
   @Test
   void retentionTheServerDroppedFailsTheCreateLoudly() throws IOException {
     // A server that accepts lock headers and ignores them (S3Mock, s3rver) looks like this.
-    ExecutionInterceptor dropLock =
-        new ExecutionInterceptor() {
+    S3Http.Tap dropLock =
+        new S3Http.Tap() {
           @Override
-          public SdkHttpRequest modifyHttpRequest(
-              Context.ModifyHttpRequest context, ExecutionAttributes attributes) {
-            SdkHttpRequest request = context.httpRequest();
-            SdkHttpRequest.Builder stripped = request.toBuilder();
-            request.headers().keySet().stream()
-                .filter(h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("x-amz-object-lock"))
-                .forEach(stripped::removeHeader);
-            return stripped.build();
+          public S3Http.Request sending(S3Http.Request request) {
+            java.util.Map<String, String> kept = new java.util.HashMap<>(request.headers());
+            kept.keySet()
+                .removeIf(
+                    h -> h.toLowerCase(java.util.Locale.ROOT).startsWith("x-amz-object-lock"));
+            return new S3Http.Request(
+                request.operation(),
+                request.method(),
+                request.key(),
+                request.query(),
+                kept,
+                request.body());
           }
         };
     try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(dropLock))) {
@@ -201,7 +197,7 @@ class S3ObjectLockTest {
 
   @Test
   void retentionOnABucketWithoutObjectLockIsRefusedNotPretended() throws IOException {
-    String plain = TestBuckets.create(raw.reads, false);
+    String plain = TestBuckets.create(raw.s3, false);
     try (S3BlobStore store = TestBuckets.store(plain)) {
       assertThat(store.capabilities().objectLock()).isFalse();
       assertThatThrownBy(
@@ -220,25 +216,22 @@ class S3ObjectLockTest {
   @Test
   void createWhoseAnswerWasLostKeepsTheRetentionItLandedWithAndReadsItOnce() throws IOException {
     RequestLog log = new RequestLog();
-    // The first PUT reaches the server, which stores it; its answer is then lost. (The SDK runs
-    // afterTransmission hooks last to first: listed first, this runs after the log has the PUT.)
-    ExecutionInterceptor loseFirstAnswer =
-        new ExecutionInterceptor() {
+    // The first PUT reaches the server, which stores it; its answer is then lost. (Taps run in
+    // order: listed after the log, this runs after the log has the PUT.)
+    S3Http.Tap loseFirstAnswer =
+        new S3Http.Tap() {
           private boolean lost;
 
           @Override
-          public void afterTransmission(
-              Context.AfterTransmission context, ExecutionAttributes attributes) {
-            if (!lost
-                && "PutObject"
-                    .equals(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
+          public void answered(S3Http.Request request, int status) {
+            if (!lost && request.operation().equals("PutObject")) {
               lost = true;
-              throw SdkClientException.create("injected: read timed out", new IOException("lost"));
+              throw S3Failure.noAnswer("injected: read timed out", new IOException("lost"));
             }
           }
         };
     try (S3BlobStore store =
-        TestBuckets.store(bucket, S3Options.defaults(), List.of(loseFirstAnswer, log))) {
+        TestBuckets.store(bucket, S3Options.defaults(), List.of(log, loseFirstAnswer))) {
       Instant until = inAMinute();
       store.create("lost-answer", new byte[] {4}, Retention.of(Mode.GOVERNANCE, until));
       assertThat(log.count("PutObject")).as(log.lines().toString()).isEqualTo(1);
@@ -280,7 +273,7 @@ class S3ObjectLockTest {
       String original = versions(s3, "packs/p").get(0).versionId();
       // Someone holding the credentials overwrites the key: a new current version, unretained.
       String key = s3.location().key("packs/p");
-      raw.writes.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {66}));
+      raw.s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromBytes(new byte[] {66}));
       assertThat(s3.read("packs/p")).containsExactly(66); // reads stay on the current version
 
       assertThat(store.retention("packs/p")).isEqualTo(Retention.of(Mode.GOVERNANCE, created));
@@ -293,7 +286,7 @@ class S3ObjectLockTest {
       for (ObjectVersion v : versions) {
         if (v.versionId().equals(original)) {
           assertThat(
-                  raw.reads
+                  raw.s3
                       .getObjectRetention(b -> b.bucket(bucket).key(key).versionId(original))
                       .retention()
                       .retainUntilDate())
@@ -302,7 +295,7 @@ class S3ObjectLockTest {
         } else {
           assertThatThrownBy(
                   () ->
-                      raw.reads.getObjectRetention(
+                      raw.s3.getObjectRetention(
                           b -> b.bucket(bucket).key(key).versionId(v.versionId())))
               .as("the overwrite has no retention")
               .isInstanceOfSatisfying(
@@ -318,7 +311,7 @@ class S3ObjectLockTest {
               c -> assertThat(c.retention()).isEqualTo(Retention.of(Mode.GOVERNANCE, later)));
 
       // Hidden behind a delete marker, the original is still the one retention concerns.
-      raw.writes.deleteObject(b -> b.bucket(bucket).key(key));
+      raw.s3.deleteObject(b -> b.bucket(bucket).key(key));
       Instant latest = later.plusSeconds(60);
       assertThat(store.extendRetention("packs/p", Mode.GOVERNANCE, latest))
           .isEqualTo(Retention.of(Mode.GOVERNANCE, latest));
@@ -347,7 +340,7 @@ class S3ObjectLockTest {
       assertThat(log.count("PutObjectRetention")).as(log.toString()).isEqualTo(1);
       String key = location.key("packs/reused");
       assertThat(
-              raw.reads
+              raw.s3
                   .getObjectRetention(b -> b.bucket(bucket).key(key))
                   .retention()
                   .retainUntilDate())
@@ -365,7 +358,7 @@ class S3ObjectLockTest {
       }
     }
     String overwritten = location.key("packs/p2");
-    raw.writes.putObject(
+    raw.s3.putObject(
         b -> b.bucket(bucket).key(overwritten), RequestBody.fromBytes(new byte[] {66}));
     RequestLog log = new RequestLog();
     try (S3BlobStore store = S3BlobStore.open(location, S3Options.defaults(), List.of(log))) {
@@ -444,7 +437,7 @@ class S3ObjectLockTest {
     }
     String shortKey = location.key("packs/short");
     assertThat(
-            raw.reads
+            raw.s3
                 .getObjectRetention(b -> b.bucket(bucket).key(shortKey))
                 .retention()
                 .retainUntilDate())
@@ -461,7 +454,7 @@ class S3ObjectLockTest {
       // Another process extends it further after our check.
       Instant theirs = created.plusSeconds(120);
       String key = store.location().key("packs/shared");
-      raw.writes.putObjectRetention(
+      raw.s3.putObjectRetention(
           b ->
               b.bucket(bucket)
                   .key(key)
@@ -472,7 +465,7 @@ class S3ObjectLockTest {
       assertThat(store.extendRetention("packs/shared", Mode.GOVERNANCE, ours).until())
           .isEqualTo(theirs);
       assertThat(
-              raw.reads
+              raw.s3
                   .getObjectRetention(b -> b.bucket(bucket).key(key))
                   .retention()
                   .retainUntilDate())
@@ -482,13 +475,13 @@ class S3ObjectLockTest {
 
   @Test
   void bucketInspectionReportsVersioningLockAndDefaultRule() throws IOException {
-    String locked = TestBuckets.create(raw.reads, true);
-    BucketConfig lockConfig = BucketInspector.inspect(raw.reads, locked);
+    String locked = TestBuckets.create(raw.s3, true);
+    BucketConfig lockConfig = BucketInspector.inspect(TestBuckets.api(locked), locked);
     assertThat(lockConfig)
         .isEqualTo(new BucketConfig(locked, "Enabled", true, Mode.NONE, Duration.ZERO));
     assertThat(lockConfig.problemWith(Mode.COMPLIANCE)).isEmpty();
 
-    raw.writes.putObjectLockConfiguration(
+    raw.s3.putObjectLockConfiguration(
         b ->
             b.bucket(locked)
                 .objectLockConfiguration(
@@ -498,18 +491,19 @@ class S3ObjectLockTest {
                                 r ->
                                     r.defaultRetention(
                                         d -> d.mode(ObjectLockRetentionMode.COMPLIANCE).days(2)))));
-    assertThat(BucketInspector.inspect(raw.reads, locked))
+    assertThat(BucketInspector.inspect(TestBuckets.api(locked), locked))
         .isEqualTo(new BucketConfig(locked, "Enabled", true, Mode.COMPLIANCE, Duration.ofDays(2)));
 
-    String plain = TestBuckets.create(raw.reads, false);
-    BucketConfig plainConfig = BucketInspector.inspect(raw.reads, plain);
+    String plain = TestBuckets.create(raw.s3, false);
+    BucketConfig plainConfig = BucketInspector.inspect(TestBuckets.api(plain), plain);
     assertThat(plainConfig)
         .isEqualTo(new BucketConfig(plain, "Off", false, Mode.NONE, Duration.ZERO));
     assertThat(plainConfig.problemWith(Mode.COMPLIANCE))
         .hasValueSatisfying(m -> assertThat(m).contains("object lock", "--lock-mode none"));
     assertThat(plainConfig.problemWith(Mode.NONE)).isEmpty();
 
-    assertThatThrownBy(() -> BucketInspector.inspect(raw.reads, "no-such-bucket-here"))
+    S3Api missing = TestBuckets.api("no-such-bucket-here");
+    assertThatThrownBy(() -> BucketInspector.inspect(missing, "no-such-bucket-here"))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("NoSuchBucket");
   }

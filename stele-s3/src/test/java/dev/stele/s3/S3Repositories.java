@@ -69,11 +69,11 @@ final class S3Repositories {
   /** Every version and delete marker under a store's prefix, by key, as the server lists them. */
   record Listing(Map<String, List<ObjectVersion>> versions, List<DeleteMarkerEntry> markers) {}
 
-  static Listing listVersions(S3Clients raw, S3Location location) {
+  static Listing listVersions(RawS3 raw, S3Location location) {
     Map<String, List<ObjectVersion>> versions = new HashMap<>();
     List<DeleteMarkerEntry> markers = new ArrayList<>();
     for (var page :
-        raw.reads.listObjectVersionsPaginator(
+        raw.s3.listObjectVersionsPaginator(
             b -> b.bucket(location.bucket()).prefix(location.keyPrefix()))) {
       page.versions()
           .forEach(v -> versions.computeIfAbsent(v.key(), k -> new ArrayList<>()).add(v));

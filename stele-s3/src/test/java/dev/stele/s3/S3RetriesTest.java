@@ -10,21 +10,14 @@ import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.awscore.exception.AwsErrorDetails;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.services.s3.model.S3Exception;
 
 class S3RetriesTest {
   private final List<Duration> slept = new ArrayList<>();
   private final S3Retries retries =
       new S3Retries(4, Duration.ofMillis(100), Duration.ofMillis(1000), new Random(1), slept::add);
 
-  private static S3Exception error(int status, String code) {
-    return (S3Exception)
-        S3Exception.builder()
-            .statusCode(status)
-            .awsErrorDetails(AwsErrorDetails.builder().errorCode(code).build())
-            .build();
+  private static S3Failure error(int status, String code) {
+    return new S3Failure(status, code, code, null);
   }
 
   @Test
@@ -34,7 +27,7 @@ class S3RetriesTest {
     assertThat(S3Retries.retryable(error(429, "TooManyRequests"))).isTrue();
     assertThat(S3Retries.retryable(error(400, "RequestTimeout"))).isTrue();
     assertThat(S3Retries.retryable(error(409, "ConditionalRequestConflict"))).isTrue();
-    assertThat(S3Retries.retryable(SdkClientException.create("timed out", new IOException())))
+    assertThat(S3Retries.retryable(S3Failure.noAnswer("GetObject", new IOException("timed out"))))
         .isTrue();
   }
 
@@ -44,7 +37,9 @@ class S3RetriesTest {
     assertThat(S3Retries.retryable(error(404, "NoSuchKey"))).isFalse();
     assertThat(S3Retries.retryable(error(412, "PreconditionFailed"))).isFalse();
     assertThat(S3Retries.retryable(error(400, "InvalidArgument"))).isFalse();
-    assertThat(S3Retries.retryable(new IllegalStateException())).isFalse();
+    assertThat(S3Retries.retryable(new S3Failure(0, "NoCredentials", "no AWS credentials", null)))
+        .as("a failure of our own, with a code")
+        .isFalse();
   }
 
   @Test
@@ -86,7 +81,7 @@ class S3RetriesTest {
                       calls.incrementAndGet();
                       throw error(500, "InternalError");
                     }))
-        .isInstanceOf(S3Exception.class);
+        .isInstanceOf(S3Failure.class);
     assertThat(calls).hasValue(4);
     calls.set(0);
     assertThatThrownBy(
@@ -96,7 +91,7 @@ class S3RetriesTest {
                       calls.incrementAndGet();
                       throw error(403, "AccessDenied");
                     }))
-        .isInstanceOf(S3Exception.class);
+        .isInstanceOf(S3Failure.class);
     assertThat(calls).hasValue(1);
   }
 }

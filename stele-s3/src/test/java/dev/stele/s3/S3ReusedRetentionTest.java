@@ -31,8 +31,8 @@ class S3ReusedRetentionTest {
   @Test
   void reusedPacksWhoseRetentionFallsShortAreExtendedBeforeTheManifest() throws Exception {
     Clock clock = Clock.systemUTC();
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, true);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, true);
       S3Location location = TestBuckets.location(bucket);
       Instant expiry = clock.instant().plus(Duration.ofHours(3)).truncatedTo(ChronoUnit.SECONDS);
       byte[] data = new byte[512 << 10];
@@ -64,7 +64,7 @@ class S3ReusedRetentionTest {
       assertThat(packs).isNotEmpty();
       for (ObjectVersion pack : packs) {
         Instant until =
-            raw.reads
+            raw.s3
                 .getObjectRetention(
                     b -> b.bucket(bucket).key(pack.key()).versionId(pack.versionId()))
                 .retention()

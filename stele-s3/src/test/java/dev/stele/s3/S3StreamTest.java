@@ -17,15 +17,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 
 /**
  * A streamed read is one GET; a body that breaks off is resumed from where it stopped, on the same
@@ -35,23 +30,28 @@ class S3StreamTest {
   @TempDir Path tmp;
 
   /** Every GetObject as sent: the thread, the key and the range (or "whole"), and a version. */
-  private static final class Gets implements ExecutionInterceptor {
+  private static final class Gets implements S3Http.Tap {
     final List<String> seen = new ArrayList<>();
 
     @Override
-    public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-      if (context.request() instanceof GetObjectRequest get) {
+    public S3Http.Request sending(S3Http.Request request) {
+      if (request.operation().equals("GetObject")) {
+        String range = request.headers().get("Range");
         String line =
             Thread.currentThread().getName()
                 + " "
-                + get.key()
+                + request.key()
                 + " "
-                + (get.range() == null ? "whole" : get.range())
-                + (get.versionId() != null || get.ifMatch() != null ? " pinned" : "");
+                + (range == null ? "whole" : range)
+                + (request.query().containsKey("versionId")
+                        || request.headers().containsKey("If-Match")
+                    ? " pinned"
+                    : "");
         synchronized (seen) {
           seen.add(line);
         }
       }
+      return request;
     }
 
     List<String> seen() {
@@ -65,7 +65,7 @@ class S3StreamTest {
    * Cuts the bodies of the first GetObject answers: answer {@code i} (from 0) delivers {@code
    * cuts[i]} bytes, then fails with an IOException if {@code fail[i]}, else just ends.
    */
-  private static final class Cuts implements ExecutionInterceptor {
+  private static final class Cuts implements S3Http.Tap {
     private final int[] cuts;
     private final boolean[] fail;
     private final AtomicInteger answers = new AtomicInteger();
@@ -76,17 +76,15 @@ class S3StreamTest {
     }
 
     @Override
-    public Optional<InputStream> modifyHttpResponseContent(
-        Context.ModifyHttpResponse context, ExecutionAttributes attributes) {
-      Optional<InputStream> body = context.responseBody();
-      if (!(context.request() instanceof GetObjectRequest) || body.isEmpty()) {
+    public InputStream body(S3Http.Request request, InputStream body) {
+      if (!request.operation().equals("GetObject")) {
         return body;
       }
       int i = answers.getAndIncrement();
       if (i >= cuts.length) {
         return body;
       }
-      return Optional.of(new Cut(body.get(), cuts[i], fail[i]));
+      return new Cut(body, cuts[i], fail[i]);
     }
   }
 
@@ -133,8 +131,8 @@ class S3StreamTest {
       new Random(5).nextBytes(data);
       Gets gets = new Gets();
       Cuts cuts = new Cuts(new int[] {1 << 20, 300_000}, new boolean[] {true, false});
-      try (S3Clients raw = TestBuckets.raw()) {
-        String bucket = TestBuckets.create(raw.reads, locked);
+      try (RawS3 raw = TestBuckets.raw()) {
+        String bucket = TestBuckets.create(raw.s3, locked);
         try (S3BlobStore store = TestBuckets.store(bucket, quickRetries(), List.of(gets, cuts))) {
           store.create("packs/p", data, Retention.NONE);
           byte[] read;
@@ -162,8 +160,8 @@ class S3StreamTest {
     boolean[] fail = new boolean[10];
     Arrays.fill(cut, 1000);
     Arrays.fill(fail, true);
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, false);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, false);
       try (S3BlobStore store =
           TestBuckets.store(bucket, quickRetries(), List.of(new Cuts(cut, fail)))) {
         store.create("packs/q", new byte[100_000], Retention.NONE);
@@ -179,8 +177,8 @@ class S3StreamTest {
   @Test
   void verifyReadsEachPackWithOneGet() throws IOException {
     Clock clock = Clock.systemUTC();
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, true);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, true);
       Gets gets = new Gets();
       try (S3BlobStore store = TestBuckets.store(bucket, S3Options.defaults(), List.of(gets))) {
         Repository repo = S3Repositories.init(store, S3Repositories.small(clock));

@@ -14,11 +14,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.core.exception.SdkClientException;
-import software.amazon.awssdk.core.interceptor.Context;
-import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
-import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
 import software.amazon.awssdk.services.s3.model.ObjectVersion;
 
 /**
@@ -31,13 +26,13 @@ class S3TransientFaultTest {
       Set.of("PutObject", "UploadPart", "CompleteMultipartUpload", "PutObjectRetention");
 
   /** Fails one write in ten before sending it and one in ten after the server answered. */
-  private static final class Faults implements ExecutionInterceptor {
+  private static final class Faults implements S3Http.Tap {
     private final Random random = new Random(20301231L);
     final AtomicInteger before = new AtomicInteger();
     final AtomicInteger after = new AtomicInteger();
 
-    private boolean draw(ExecutionAttributes attributes) {
-      if (!WRITES.contains(attributes.getAttribute(SdkExecutionAttribute.OPERATION_NAME))) {
+    private boolean draw(S3Http.Request request) {
+      if (!WRITES.contains(request.operation())) {
         return false;
       }
       synchronized (random) {
@@ -46,22 +41,20 @@ class S3TransientFaultTest {
     }
 
     @Override
-    public void beforeTransmission(
-        Context.BeforeTransmission context, ExecutionAttributes attributes) {
-      if (draw(attributes)) {
+    public S3Http.Request sending(S3Http.Request request) {
+      if (draw(request)) {
         before.incrementAndGet();
-        throw SdkClientException.create(
+        throw S3Failure.noAnswer(
             "injected: connection refused", new IOException("injected before"));
       }
+      return request;
     }
 
     @Override
-    public void afterTransmission(
-        Context.AfterTransmission context, ExecutionAttributes attributes) {
-      if (draw(attributes)) {
+    public void answered(S3Http.Request request, int status) {
+      if (draw(request)) {
         after.incrementAndGet();
-        throw SdkClientException.create(
-            "injected: read timed out", new IOException("injected after"));
+        throw S3Failure.noAnswer("injected: read timed out", new IOException("injected after"));
       }
     }
   }
@@ -73,8 +66,8 @@ class S3TransientFaultTest {
         S3Options.defaults()
             .withMultipart(6 << 20, 5 << 20)
             .withRetries(10, Duration.ofMillis(1), Duration.ofMillis(20));
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, true);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, true);
       try (S3BlobStore store = TestBuckets.store(bucket, options, List.of(faults))) {
         Random data = new Random(3);
         List<byte[]> contents = new ArrayList<>();
@@ -93,7 +86,7 @@ class S3TransientFaultTest {
 
         String prefix = store.location().key("blobs/");
         List<ObjectVersion> versions = new ArrayList<>();
-        raw.reads
+        raw.s3
             .listObjectVersionsPaginator(b -> b.bucket(bucket).prefix(prefix))
             .versions()
             .forEach(versions::add);

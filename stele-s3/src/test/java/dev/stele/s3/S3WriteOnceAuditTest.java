@@ -76,8 +76,8 @@ class S3WriteOnceAuditTest {
 
   @Test
   void lifeCycleOnRgwWritesEachKeyOnceAndDeletesOnlyExpiredBlobsInMaintenance() throws Exception {
-    try (S3Clients raw = TestBuckets.raw()) {
-      String bucket = TestBuckets.create(raw.reads, true);
+    try (RawS3 raw = TestBuckets.raw()) {
+      String bucket = TestBuckets.create(raw.s3, true);
       try (S3BlobStore s3 = TestBuckets.store(bucket)) {
         store = new AuditingBlobStore(s3, clock);
         store.setPhase("init");

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.s3.S3Client;
 
 /** Buckets on the shared Ceph RGW, each new, and the locations and stores that use them. */
@@ -30,8 +29,8 @@ final class TestBuckets {
   }
 
   /** A raw client for setting up buckets and looking behind the store's back. */
-  static S3Clients raw() throws IOException {
-    return S3Clients.connect(location("placeholder"), S3Options.defaults(), List.of());
+  static RawS3 raw() {
+    return RawS3.connect();
   }
 
   /** A new bucket, created with object lock (and so with versioning) if {@code locked}. */
@@ -41,13 +40,20 @@ final class TestBuckets {
     return bucket;
   }
 
+  /** The store's own client for {@code bucket}, for what tests ask of it directly. */
+  static S3Api api(String bucket) throws IOException {
+    S3Location location = location(bucket);
+    S3Http http =
+        S3Http.connect(location, location.region(), S3Signing.credentials(location), List.of());
+    return new S3Api(http, S3Retries.of(S3Options.defaults()));
+  }
+
   static S3BlobStore store(String bucket) throws IOException {
     return S3BlobStore.open(location(bucket));
   }
 
-  static S3BlobStore store(
-      String bucket, S3Options options, List<ExecutionInterceptor> interceptors)
+  static S3BlobStore store(String bucket, S3Options options, List<S3Http.Tap> taps)
       throws IOException {
-    return S3BlobStore.open(location(bucket), options, interceptors);
+    return S3BlobStore.open(location(bucket), options, taps);
   }
 }
