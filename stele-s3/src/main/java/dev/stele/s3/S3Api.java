@@ -304,7 +304,9 @@ final class S3Api {
         parse(
             send(request("CreateMultipartUpload", "POST", key)
                     .query("uploads", "")
-                    .metadata(metadata))
+                    .metadata(metadata)
+                    // An empty body still goes streamed: the JDK resends a POST without one.
+                    .body(S3Http.Body.of(new byte[0])))
                 .text());
     return required(answer, "UploadId");
   }
