@@ -337,7 +337,14 @@ final class S3Http {
     return request.operation() + (request.key() == null ? "" : " " + request.key());
   }
 
-  private HttpURLConnection open(Request request) {
+  /** Where a request goes: its URL, the {@code Host} it is signed with, its encoded path. */
+  record Target(String url, String host, String path) {}
+
+  /**
+   * The target of a request for {@code key} (null: the bucket) with {@code query}: the bucket in
+   * the path for path-style addressing, else in the host name.
+   */
+  Target target(@Nullable String key, SortedMap<String, String> query) {
     String host = base.getHost();
     String path = base.getRawPath() == null ? "" : base.getRawPath().replaceAll("/+$", "");
     if (pathStyle) {
@@ -345,21 +352,34 @@ final class S3Http {
     } else {
       host = bucket + "." + host;
     }
-    if (request.key() != null) {
-      path += "/" + SigV4.encode(request.key(), false);
+    if (key != null) {
+      path += "/" + SigV4.encode(key, false);
     } else if (path.isEmpty()) {
       path = "/";
     }
     int port = base.getPort();
     boolean https = "https".equalsIgnoreCase(base.getScheme());
-    String hostHeader = host + (port != -1 && port != (https ? 443 : 80) ? ":" + port : "");
-    String query = SigV4.canonicalQuery(request.query());
+    String canonicalQuery = SigV4.canonicalQuery(query);
+    return new Target(
+        base.getScheme()
+            + "://"
+            + host
+            + (port == -1 ? "" : ":" + port)
+            + path
+            + (canonicalQuery.isEmpty() ? "" : "?" + canonicalQuery),
+        host + (port != -1 && port != (https ? 443 : 80) ? ":" + port : ""),
+        path);
+  }
+
+  private HttpURLConnection open(Request request) {
+    Target target = target(request.key(), request.query());
+    boolean https = "https".equalsIgnoreCase(base.getScheme());
     String payloadHash = payloadHash(request.body(), https);
     String stamp = SigV4.stamp(Instant.now());
     SigV4.Credentials keys = credentials.get();
     SortedMap<String, String> signed = new TreeMap<>();
     request.headers().forEach((name, value) -> signed.put(name.toLowerCase(Locale.ROOT), value));
-    signed.put("host", hostHeader);
+    signed.put("host", target.host());
     signed.put("x-amz-date", stamp);
     signed.put("x-amz-content-sha256", payloadHash);
     if (keys.sessionToken() != null) {
@@ -367,16 +387,9 @@ final class S3Http {
     }
     String authorization =
         SigV4.authorization(
-            keys, region, request.method(), path, request.query(), signed, payloadHash);
+            keys, region, request.method(), target.path(), request.query(), signed, payloadHash);
     try {
-      URL url =
-          new URL(
-              base.getScheme()
-                  + "://"
-                  + host
-                  + (port == -1 ? "" : ":" + port)
-                  + path
-                  + (query.isEmpty() ? "" : "?" + query));
+      URL url = new URL(target.url());
       HttpURLConnection connection =
           (HttpURLConnection) (proxy == null ? url.openConnection() : url.openConnection(proxy));
       if (tls != null && connection instanceof HttpsURLConnection secure) {
