@@ -1,6 +1,7 @@
 package dev.stele.s3;
 
 import dev.stele.blob.Retention;
+import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -79,8 +80,12 @@ final class S3Api {
   }
 
   private Xml bucketDocument(String operation, String subresource) throws IOException {
-    return retries.call(
-        () -> parse(send(request(operation, "GET", null).query(subresource, "")).text()));
+    return document(request(operation, "GET", null).query(subresource, ""));
+  }
+
+  /** The XML answer to a read, retried. */
+  private Xml document(Builder read) throws IOException {
+    return retries.call(() -> parse(send(read).text()));
   }
 
   /** HEAD of the key's current version, or of {@code versionId}. */
@@ -89,7 +94,7 @@ final class S3Api {
         () -> {
           try (S3Http.Response r =
               send(request("HeadObject", "HEAD", key).query("versionId", versionId))) {
-            return head(r);
+            return headOf(r);
           }
         });
   }
@@ -118,7 +123,17 @@ final class S3Api {
     return retries.call(
         () -> {
           try (S3Http.Response r = send(getRequest(key, versionId, null, null))) {
-            return r.body().readAllBytes();
+            long length = r.length();
+            if (length < 0 || length > Integer.MAX_VALUE - 8) {
+              return r.body().readAllBytes();
+            }
+            // Read straight into an array of the announced size, not gathered and copied.
+            byte[] data = new byte[(int) length];
+            int n = r.body().readNBytes(data, 0, data.length);
+            if (n != data.length) {
+              throw new EOFException("the body ended at byte " + n + " of " + data.length);
+            }
+            return data;
           } catch (IOException e) {
             throw S3Failure.noAnswer("GetObject " + key, e);
           }
@@ -155,16 +170,12 @@ final class S3Api {
     List<Listed> all = new ArrayList<>();
     String token = null;
     do {
-      String after = token;
       Xml page =
-          retries.call(
-              () ->
-                  parse(
-                      send(request("ListObjectsV2", "GET", null)
-                              .query("list-type", "2")
-                              .query("prefix", prefix)
-                              .query("continuation-token", after))
-                          .text()));
+          document(
+              request("ListObjectsV2", "GET", null)
+                  .query("list-type", "2")
+                  .query("prefix", prefix)
+                  .query("continuation-token", token));
       for (Xml c : page.all("Contents")) {
         all.add(
             new Listed(
@@ -203,16 +214,13 @@ final class S3Api {
       String prefix, int maxKeys, @Nullable String keyMarker, @Nullable String versionMarker)
       throws IOException {
     Xml page =
-        retries.call(
-            () ->
-                parse(
-                    send(request("ListObjectVersions", "GET", null)
-                            .query("versions", "")
-                            .query("prefix", prefix)
-                            .query("max-keys", Integer.toString(maxKeys))
-                            .query("key-marker", keyMarker)
-                            .query("version-id-marker", versionMarker))
-                        .text()));
+        document(
+            request("ListObjectVersions", "GET", null)
+                .query("versions", "")
+                .query("prefix", prefix)
+                .query("max-keys", Integer.toString(maxKeys))
+                .query("key-marker", keyMarker)
+                .query("version-id-marker", versionMarker));
     List<Version> versions = new ArrayList<>();
     for (Xml v : page.children()) {
       boolean marker = v.name().equals("DeleteMarker");
@@ -234,13 +242,10 @@ final class S3Api {
   /** The retention of the key's version ({@code null}: current); none if it has none. */
   Retention retention(String key, @Nullable String versionId) throws IOException {
     Xml xml =
-        retries.call(
-            () ->
-                parse(
-                    send(request("GetObjectRetention", "GET", key)
-                            .query("retention", "")
-                            .query("versionId", versionId))
-                        .text()));
+        document(
+            request("GetObjectRetention", "GET", key)
+                .query("retention", "")
+                .query("versionId", versionId));
     String mode = xml.text("Mode");
     String until = xml.text("RetainUntilDate");
     if (mode == null || mode.isEmpty() || until == null) {
@@ -382,7 +387,8 @@ final class S3Api {
     return http.send(request.build());
   }
 
-  private static Head head(S3Http.Response r) {
+  /** The metadata of the object an answer (HEAD or GET) is about. */
+  static Head headOf(S3Http.Response r) {
     String modified = r.header("Last-Modified");
     Instant lastModified;
     try {
@@ -400,11 +406,6 @@ final class S3Api {
   static @Nullable String versionId(S3Http.Response r) {
     String id = r.header("x-amz-version-id");
     return id == null || id.equals("null") ? null : id;
-  }
-
-  /** The answer's metadata, as {@link #head} gives it, for a GET's answer. */
-  static Head headOf(S3Http.Response r) {
-    return head(r);
   }
 
   private static Xml parse(String document) {
