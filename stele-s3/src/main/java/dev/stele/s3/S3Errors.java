@@ -16,8 +16,10 @@ final class S3Errors {
   /** A failure about {@code what}; 404 on an object becomes {@link BlobNotFoundException}. */
   static IOException io(String what, S3Failure e) {
     String detail =
-        e.status() == 0 ? "no answer" : e.status() + (e.code() == null ? "" : " " + e.code());
-    return new IOException(what + ": " + detail + ": " + e.getMessage(), e);
+        e.status() != 0
+            ? e.status() + (e.code() == null ? "" : " " + e.code()) + ": "
+            : e.code() == null ? "no answer: " : ""; // a failure of our own says it all
+    return new IOException(what + ": " + detail + e.getMessage(), e);
   }
 
   static IOException blob(String name, S3Failure e) {

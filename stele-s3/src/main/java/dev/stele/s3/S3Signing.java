@@ -21,9 +21,9 @@ import software.amazon.awssdk.regions.providers.InstanceProfileRegionProvider;
  *
  * <p>The common cases are answered here: the location's own keys and region, else the system
  * properties and environment ({@code aws.accessKeyId}, {@code AWS_ACCESS_KEY_ID}, {@code
- * AWS_REGION}…). Only what is left (profile files, web identity, the container's or the EC2
- * instance's credentials) goes to the AWS SDK's providers, which are loaded only then, and keep
- * refreshing what expires.
+ * AWS_REGION}…). Only what is left (profile files, a web identity token exchanged with STS, the
+ * container's or the EC2 instance's credentials) goes to the AWS SDK's providers, which are loaded
+ * only then, and keep refreshing what expires.
  */
 final class S3Signing {
   private S3Signing() {}
@@ -87,7 +87,14 @@ final class S3Signing {
             resolved.secretAccessKey(),
             resolved instanceof AwsSessionCredentials session ? session.sessionToken() : null);
       } catch (SdkException e) {
-        throw new S3Failure(0, "NoCredentials", "no AWS credentials: " + e.getMessage(), e);
+        // The SDK's message lists every place it looked, at length: it stays the cause (--debug).
+        throw new S3Failure(
+            0,
+            "NoCredentials",
+            "no AWS credentials: none in the location, AWS_ACCESS_KEY_ID and"
+                + " AWS_SECRET_ACCESS_KEY, a profile, a web identity token, or a container or"
+                + " instance role",
+            e);
       }
     };
   }
