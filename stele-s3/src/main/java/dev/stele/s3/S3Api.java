@@ -193,6 +193,20 @@ final class S3Api {
     return versionPage(prefix, maxKeys, null, null);
   }
 
+  /**
+   * The versions and delete markers of exactly {@code key}, in the server's order (a listing by
+   * prefix also names the keys that {@code key} begins).
+   */
+  List<Version> versionsOf(String key) throws IOException {
+    List<Version> of = new ArrayList<>();
+    for (Version v : versions(key)) {
+      if (v.key().equals(key)) {
+        of.add(v);
+      }
+    }
+    return of;
+  }
+
   /** Every version and delete marker under {@code prefix}, in the server's order. */
   List<Version> versions(String prefix) throws IOException {
     List<Version> all = new ArrayList<>();
@@ -270,7 +284,7 @@ final class S3Api {
         request("PutObjectRetention", "PUT", key)
             .query("retention", "")
             .query("versionId", versionId)
-            .header("Content-MD5", base64(S3Creates.md5(document)))
+            .header("Content-MD5", base64(Hashes.of("MD5", document)))
             .body(S3Http.Body.of(document));
     retries.call(
         () -> {
@@ -327,7 +341,7 @@ final class S3Api {
             request("UploadPart", "PUT", key)
                 .query("partNumber", Integer.toString(number))
                 .query("uploadId", uploadId)
-                .header("Content-MD5", base64(S3Creates.md5(part)))
+                .header("Content-MD5", base64(Hashes.of("MD5", part)))
                 .body(S3Http.Body.of(part)))) {
       String eTag = r.header("ETag");
       if (eTag == null) {

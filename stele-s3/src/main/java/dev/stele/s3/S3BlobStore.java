@@ -14,8 +14,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -124,18 +122,13 @@ public final class S3BlobStore implements BlobStore {
    */
   public void keepRetentionIn(Path directory, byte[] key) {
     String where = location.toString();
-    String file = "s3-retention-" + HexFormat.of().formatHex(sha256(where), 0, 8);
+    String file =
+        "s3-retention-"
+            + HexFormat.of()
+                .formatHex(Hashes.of("SHA-256", where.getBytes(StandardCharsets.UTF_8)), 0, 8);
     RetentionFile kept = new RetentionFile(directory.resolve(file), key, where);
     known.adopt(kept.load());
     retentionFile = kept;
-  }
-
-  private static byte[] sha256(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-    }
   }
 
   @Override
@@ -492,10 +485,8 @@ public final class S3BlobStore implements BlobStore {
     record Entry(BlobVersion version, boolean latest) {}
     List<Entry> entries = new ArrayList<>();
     try {
-      for (S3Api.Version v : api.versions(key)) {
-        if (v.key().equals(key)) {
-          entries.add(new Entry(blobVersion(v), v.latest()));
-        }
+      for (S3Api.Version v : api.versionsOf(key)) {
+        entries.add(new Entry(blobVersion(v), v.latest()));
       }
     } catch (S3Failure e) {
       throw S3Errors.io(name + ": listing versions", e);

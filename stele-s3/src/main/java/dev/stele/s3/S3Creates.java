@@ -6,8 +6,6 @@ import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -94,7 +92,7 @@ final class S3Creates {
         requested.isNone()
             ? requested
             : Retention.of(requested.mode(), ceilSeconds(requested.until()));
-    byte[] md5 = md5(data);
+    byte[] md5 = Hashes.of("MD5", data);
     if (head(name) != null) {
       throw new BlobExistsException(name);
     }
@@ -194,10 +192,8 @@ final class S3Creates {
     record Entry(String versionId, boolean marker, Instant modified) {}
     List<Entry> entries = new ArrayList<>();
     try {
-      for (S3Api.Version v : api.versions(key)) {
-        if (v.key().equals(key)) {
-          entries.add(new Entry(v.versionId(), v.marker(), v.lastModified()));
-        }
+      for (S3Api.Version v : api.versionsOf(key)) {
+        entries.add(new Entry(v.versionId(), v.marker(), v.lastModified()));
       }
     } catch (S3Failure e) {
       throw S3Errors.io(name + ": listing versions after create", e);
@@ -338,33 +334,10 @@ final class S3Creates {
     return down.equals(instant) ? down : down.plusSeconds(1);
   }
 
-  private static byte[] md5(S3Http.Body data) throws IOException {
-    MessageDigest digest = newMd5();
-    byte[] buffer = new byte[1 << 16];
-    try (InputStream in = data.open()) {
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        digest.update(buffer, 0, n);
-      }
-    }
-    return digest.digest();
-  }
-
   /** A multipart upload reads its blob whole. */
   private static byte[] bytes(S3Http.Body data) throws IOException {
     try (InputStream in = data.open()) {
       return in.readAllBytes();
-    }
-  }
-
-  static byte[] md5(byte[] data) {
-    return newMd5().digest(data);
-  }
-
-  private static MessageDigest newMd5() {
-    try {
-      return MessageDigest.getInstance("MD5");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("the JDK always has MD5", e);
     }
   }
 }

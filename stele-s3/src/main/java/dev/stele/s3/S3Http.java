@@ -5,7 +5,6 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.net.HttpURLConnection;
 import java.net.Proxy;
 import java.net.URI;
@@ -15,7 +14,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.MessageDigest;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Instant;
@@ -434,17 +432,11 @@ final class S3Http {
     if (https) {
       return SigV4.UNSIGNED_PAYLOAD;
     }
-    try (InputStream in = body.open()) {
-      MessageDigest sha256 = MessageDigest.getInstance("SHA-256");
-      byte[] buffer = new byte[1 << 16];
-      for (int n; (n = in.read(buffer)) > 0; ) {
-        sha256.update(buffer, 0, n);
-      }
-      return SigV4.hex(sha256.digest());
+    try {
+      return SigV4.hex(Hashes.of("SHA-256", body));
     } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+      // A local file that cannot be read: no attempt would do better.
+      throw new S3Failure(0, "UnreadableBody", "reading the body to send: " + e, e);
     }
   }
 

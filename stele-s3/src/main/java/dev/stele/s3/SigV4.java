@@ -2,7 +2,6 @@ package dev.stele.s3;
 
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -64,7 +63,12 @@ final class SigV4 {
     canonical.append('\n').append(signed).append('\n').append(payloadHash);
     String scope = day + "/" + region + "/s3/aws4_request";
     String toSign =
-        "AWS4-HMAC-SHA256\n" + stamp + "\n" + scope + "\n" + hex(sha256(canonical.toString()));
+        "AWS4-HMAC-SHA256\n"
+            + stamp
+            + "\n"
+            + scope
+            + "\n"
+            + hex(Hashes.of("SHA-256", canonical.toString().getBytes(StandardCharsets.UTF_8)));
     byte[] key = hmac(("AWS4" + credentials.secretKey()).getBytes(StandardCharsets.UTF_8), day);
     key = hmac(key, region);
     key = hmac(key, "s3");
@@ -113,14 +117,6 @@ final class SigV4 {
 
   static String hex(byte[] bytes) {
     return HexFormat.of().formatHex(bytes);
-  }
-
-  private static byte[] sha256(String s) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-    }
   }
 
   private static byte[] hmac(byte[] key, String data) {
