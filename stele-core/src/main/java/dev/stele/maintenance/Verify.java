@@ -6,7 +6,6 @@ import dev.stele.blob.BlobNotFoundException;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
-import dev.stele.repo.Json;
 import dev.stele.repo.PackCheck;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
@@ -69,7 +68,10 @@ public final class Verify {
             () -> readable(BlobKind.MAINTENANCE, (id, b) -> true, recordProblems));
     Set<String> forgotten = new HashSet<>();
     for (Tombstone t :
-        readable(BlobKind.TOMBSTONE, (id, b) -> Json.read(b, Tombstone.class), problems)) {
+        readable(
+            BlobKind.TOMBSTONE,
+            (id, b) -> Tombstone.parse(BlobKind.TOMBSTONE.nameOf(id), b),
+            problems)) {
       forgotten.add(t.target());
     }
     records.get();

@@ -28,9 +28,6 @@ public final class KeyBlob {
   @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
   record Stored(int version, Instant created, String host, KdfParams kdf, byte[] sealed) {}
 
-  @SuppressWarnings("ArrayRecordComponent") // equals would be identity on the array: never compared
-  record Payload(byte[] secret, String format) {}
-
   private KeyBlob() {}
 
   /** Seals {@code key} with {@code password}; returns the blob's bytes. */
@@ -46,10 +43,25 @@ public final class KeyBlob {
 
   private static byte[] seal(
       byte[] kek, MasterKey key, Id formatHash, KdfParams kdf, Instant now, String host) {
-    byte[] payload = Json.write(new Payload(key.secret(), formatHash.hex()));
+    byte[] payload =
+        JsonWriter.object(
+            out -> out.bytes("secret", key.secret()).string("format", formatHash.hex()));
     byte[] sealed = Aead.seal(kek, AAD, payload);
     Arrays.fill(payload, (byte) 0);
-    return Json.write(new Stored(VERSION, now, host, kdf, sealed));
+    return JsonWriter.object(
+        out ->
+            out.number("version", VERSION)
+                .instant("created", now)
+                .string("host", host)
+                .object(
+                    "kdf",
+                    k ->
+                        k.string("algorithm", kdf.algorithm())
+                            .number("memoryKiB", kdf.memoryKiB())
+                            .number("iterations", kdf.iterations())
+                            .number("parallelism", kdf.parallelism())
+                            .bytes("salt", kdf.salt()))
+                .bytes("sealed", sealed));
   }
 
   /**
@@ -63,7 +75,7 @@ public final class KeyBlob {
     if (!name.equals(PREFIX + Sha256.of(blob).hex())) {
       throw new CorruptBlobException(name, "content does not match its name");
     }
-    Stored stored = Json.readVersioned(name, blob, Stored.class, VERSION);
+    Stored stored = stored(JsonObject.versioned(name, blob, VERSION));
     byte[] kek = Kdf.derive(password, stored.kdf());
     try {
       return open(kek, stored);
@@ -74,8 +86,9 @@ public final class KeyBlob {
 
   private static Opened open(byte[] kek, Stored stored) throws IOException {
     try {
-      Payload payload = Json.read(Aead.open(kek, AAD, stored.sealed()), Payload.class);
-      return new Opened(new MasterKey(payload.secret()), Id.parse(payload.format()), stored);
+      JsonObject payload = JsonObject.parse(PREFIX, Aead.open(kek, AAD, stored.sealed()));
+      return new Opened(
+          new MasterKey(payload.bytes("secret")), Id.parse(payload.string("format")), stored);
     } catch (AEADBadTagException e) {
       return null;
     }
@@ -90,7 +103,7 @@ public final class KeyBlob {
     byte[] zero = new byte[32];
     KdfParams kdf = KdfParams.argon2id(8, 1, new byte[16]);
     byte[] blob = seal(zero, new MasterKey(zero), formatHash, kdf, now, "");
-    if (open(zero, Json.readVersioned(PREFIX, blob, Stored.class, VERSION)) == null) {
+    if (open(zero, stored(JsonObject.versioned(PREFIX, blob, VERSION))) == null) {
       throw new CorruptBlobException(PREFIX, "the rehearsal's key blob does not open");
     }
   }
@@ -98,9 +111,31 @@ public final class KeyBlob {
   /** Reads the public part of a key blob, without a password. */
   static Stored describe(String name, byte[] blob) throws IOException {
     try {
-      return Json.read(blob, Stored.class);
-    } catch (IOException e) {
+      return stored(JsonObject.parse(name, blob));
+    } catch (CorruptBlobException e) {
       throw new CorruptBlobException(name, "not a key blob", e);
+    }
+  }
+
+  /** The key blob's fields, as {@link #seal} writes them. */
+  private static Stored stored(JsonObject json) throws CorruptBlobException {
+    JsonObject kdf = json.object("kdf");
+    try {
+      return new Stored(
+          json.integer("version"),
+          json.instant("created"),
+          json.string("host"),
+          kdf == null
+              ? null
+              : new KdfParams(
+                  kdf.string("algorithm"),
+                  kdf.integer("memoryKiB"),
+                  kdf.integer("iterations"),
+                  kdf.integer("parallelism"),
+                  kdf.bytes("salt")),
+          json.bytes("sealed"));
+    } catch (IllegalArgumentException | NullPointerException e) {
+      throw json.malformed("key blob", e);
     }
   }
 

@@ -605,8 +605,7 @@ public final class Repository implements Closeable {
       throw new IllegalArgumentException("refusing to remove the key in use (" + keyName + ")");
     }
     store.stat(keyName);
-    return writeBlob(
-        BlobKind.TOMBSTONE, Json.write(new Tombstone(keyName, clock.instant(), reason)));
+    return writeBlob(BlobKind.TOMBSTONE, new Tombstone(keyName, clock.instant(), reason).toJson());
   }
 
   /** A password's key blob, as its public part describes it. */
@@ -652,7 +651,9 @@ public final class Repository implements Closeable {
     List<Id> unread = ids.stream().filter(id -> !tombstonesRead.containsKey(id)).toList();
     for (Read<Tombstone> read :
         readBlobs(
-            BlobKind.TOMBSTONE, unread, (id, payload) -> Json.read(payload, Tombstone.class))) {
+            BlobKind.TOMBSTONE,
+            unread,
+            (id, payload) -> Tombstone.parse(BlobKind.TOMBSTONE.nameOf(id), payload))) {
       Tombstone t = read.value();
       if (t != null) {
         tombstonesRead.put(read.id(), t);

@@ -56,14 +56,54 @@ public record RepositoryFormat(
   }
 
   byte[] toBytes() {
-    return Json.write(this);
+    return JsonWriter.object(
+        out ->
+            out.string("magic", magic)
+                .number("version", version)
+                .string("id", id)
+                .instant("created", created)
+                .object(
+                    "chunker",
+                    chunker == null
+                        ? null
+                        : c ->
+                            c.string("algorithm", chunker.algorithm())
+                                .number("minSize", chunker.minSize())
+                                .number("avgSize", chunker.avgSize())
+                                .number("maxSize", chunker.maxSize()))
+                .number("compressionLevel", compressionLevel)
+                .number("packSize", packSize)
+                .duration("markWindow", markWindow)
+                .duration("sweepWindow", sweepWindow)
+                .constant("retentionMode", retentionMode)
+                .duration("minimumRetention", minimumRetention));
   }
 
   static RepositoryFormat parse(byte[] bytes) throws IOException {
     RepositoryFormat format;
     try {
-      format = Json.read(bytes, RepositoryFormat.class);
-    } catch (IOException | IllegalArgumentException e) {
+      JsonObject json = JsonObject.parse(BLOB, bytes);
+      JsonObject chunking = json.object("chunker");
+      format =
+          new RepositoryFormat(
+              json.string("magic"),
+              json.integer("version"),
+              json.string("id"),
+              json.instant("created"),
+              chunking == null
+                  ? null
+                  : new Chunking(
+                      chunking.string("algorithm"),
+                      chunking.integer("minSize"),
+                      chunking.integer("avgSize"),
+                      chunking.integer("maxSize")),
+              json.integer("compressionLevel"),
+              json.integer("packSize"),
+              json.duration("markWindow"),
+              json.duration("sweepWindow"),
+              json.constant("retentionMode", Retention.Mode.class),
+              json.duration("minimumRetention"));
+    } catch (CorruptBlobException | IllegalArgumentException e) {
       throw new NotARepositoryException(BLOB + " is not a Stele format blob");
     }
     if (format.version() < 1) {

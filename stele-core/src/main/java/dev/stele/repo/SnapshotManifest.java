@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -50,6 +51,50 @@ public record SnapshotManifest(
     labels = labels == null ? Map.of() : Map.copyOf(labels);
   }
 
+  /** The manifest's JSON (docs/format.md §9.1). */
+  public byte[] toJson() {
+    return JsonWriter.object(
+        out ->
+            out.number("version", version)
+                .instant("time", time)
+                .string("host", host)
+                .string("user", user)
+                .strings("paths", paths)
+                .strings("tags", tags)
+                .string("parent", parent)
+                .string("tree", tree)
+                .instant("expires", expires)
+                .object("stats", stats == null ? null : stats::write)
+                .stringMap("labels", labels));
+  }
+
+  /**
+   * The manifest {@code json} holds, the blob {@code blob}.
+   *
+   * @throws CorruptBlobException if it is not a manifest
+   * @throws UnsupportedVersionException if a newer Stele wrote it
+   */
+  public static SnapshotManifest parse(String blob, byte[] json) throws IOException {
+    JsonObject m = JsonObject.versioned(blob, json, VERSION);
+    JsonObject stats = m.object("stats");
+    try {
+      return new SnapshotManifest(
+          m.integer("version"),
+          m.instant("time"),
+          m.string("host"),
+          m.string("user"),
+          m.strings("paths"),
+          m.strings("tags"),
+          m.string("parent"),
+          m.string("tree"),
+          m.instant("expires"),
+          stats == null ? null : Stats.read(stats),
+          m.stringMap("labels"));
+    } catch (NullPointerException e) {
+      throw m.malformed("SnapshotManifest", e);
+    }
+  }
+
   /**
    * Counts for one snapshot.
    *
@@ -72,5 +117,31 @@ public record SnapshotManifest(
       long bytesNew,
       long bytesStored,
       long skipped,
-      double seconds) {}
+      double seconds) {
+
+    private void write(JsonWriter out) throws IOException {
+      out.number("files", files)
+          .number("dirs", dirs)
+          .number("bytes", bytes)
+          .number("filesNew", filesNew)
+          .number("chunksNew", chunksNew)
+          .number("bytesNew", bytesNew)
+          .number("bytesStored", bytesStored)
+          .number("skipped", skipped)
+          .number("seconds", seconds);
+    }
+
+    private static Stats read(JsonObject s) throws CorruptBlobException {
+      return new Stats(
+          s.longInteger("files"),
+          s.longInteger("dirs"),
+          s.longInteger("bytes"),
+          s.longInteger("filesNew"),
+          s.longInteger("chunksNew"),
+          s.longInteger("bytesNew"),
+          s.longInteger("bytesStored"),
+          s.longInteger("skipped"),
+          s.decimal("seconds"));
+    }
+  }
 }

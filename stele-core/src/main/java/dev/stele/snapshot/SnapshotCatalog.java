@@ -4,7 +4,6 @@ import dev.stele.blob.Aside;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.repo.BlobKind;
 import dev.stele.repo.Id;
-import dev.stele.repo.Json;
 import dev.stele.repo.Repository;
 import dev.stele.repo.SnapshotManifest;
 import dev.stele.repo.Tombstone;
@@ -114,8 +113,7 @@ public final class SnapshotCatalog {
   }
 
   private static SnapshotManifest parse(Id id, byte[] payload) throws IOException {
-    return Json.readVersioned(
-        BlobKind.SNAPSHOT.nameOf(id), payload, SnapshotManifest.class, SnapshotManifest.VERSION);
+    return SnapshotManifest.parse(BlobKind.SNAPSHOT.nameOf(id), payload);
   }
 
   /**
@@ -186,14 +184,13 @@ public final class SnapshotCatalog {
 
   /** Writes a snapshot manifest: from now on the snapshot exists. */
   public Id write(SnapshotManifest manifest) throws IOException {
-    return repo.writeBlob(BlobKind.SNAPSHOT, Json.write(manifest), manifest.expires());
+    return repo.writeBlob(BlobKind.SNAPSHOT, manifest.toJson(), manifest.expires());
   }
 
   /** Forgets a snapshot by writing a tombstone; returns the tombstone's id. */
   public Id forget(Id snapshot, String reason) throws IOException {
     return repo.writeBlob(
         BlobKind.TOMBSTONE,
-        Json.write(
-            new Tombstone(BlobKind.SNAPSHOT.nameOf(snapshot), repo.clock().instant(), reason)));
+        new Tombstone(BlobKind.SNAPSHOT.nameOf(snapshot), repo.clock().instant(), reason).toJson());
   }
 }
