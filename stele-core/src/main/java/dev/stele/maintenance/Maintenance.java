@@ -9,7 +9,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
-import dev.stele.repo.Json;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackCheck;
 import dev.stele.repo.PackEntry;
@@ -262,7 +261,7 @@ public final class Maintenance {
             rewrite,
             heldBack);
     if (!dryRun) {
-      repo.writeBlob(BlobKind.MAINTENANCE, Json.write(record));
+      repo.writeBlob(BlobKind.MAINTENANCE, record.toJson());
     }
     return new Result(
         record,

@@ -7,7 +7,6 @@ import dev.stele.repo.BlobKind;
 import dev.stele.repo.ChunkWriter;
 import dev.stele.repo.Id;
 import dev.stele.repo.Index;
-import dev.stele.repo.Json;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.PackCheck;
 import dev.stele.repo.PackEntry;
@@ -168,7 +167,7 @@ public final class Repair {
             List.of(),
             damaged.stream().filter(d -> d.salvaged() > 0).map(DamagedPack::name).toList(),
             List.of());
-    Id recordId = repo.writeBlob(BlobKind.MAINTENANCE, Json.write(record));
+    Id recordId = repo.writeBlob(BlobKind.MAINTENANCE, record.toJson());
     repo.reloadIndex();
     return new Result(
         damaged,

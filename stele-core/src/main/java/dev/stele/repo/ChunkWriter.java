@@ -371,7 +371,7 @@ public final class ChunkWriter implements Closeable {
     try {
       repo.writeBlob(
           BlobKind.MAINTENANCE,
-          Json.write(MaintenanceRecord.abandoned(repo.clock().instant(), abandoned)));
+          MaintenanceRecord.abandoned(repo.clock().instant(), abandoned).toJson());
     } catch (StorageRefusedException e) {
       // The storage refuses writes as a whole (full, read-only): the failure that brought us here
       // already says so in one line, and the packs are collected after the windows.

@@ -9,12 +9,11 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The Jackson mapping of the JSON blobs that are bound to records by reflection (maintenance
- * records, the server's upload header) and of the command line's JSON output: ISO-8601 instants, no
- * nulls, unknowns allowed, as docs/format.md §13. The blobs every open and listing reads (the
- * format, key blobs, snapshot manifests, tombstones) are read and written field by field instead
- * ({@link JsonObject}, {@link JsonWriter}), to the same conventions: this mapper's first use costs
- * a fresh JVM about a tenth of a second.
+ * The Jackson mapping of JSON that is not a repository's own blob: the command line's JSON output,
+ * the repository server's API and its upload header. ISO-8601 instants, no nulls, unknowns allowed,
+ * as docs/format.md §13. The repository's blobs are read and written field by field ({@link
+ * JsonObject}, {@link JsonWriter}), to the same conventions: this mapper's first use costs a fresh
+ * JVM about a tenth of a second, which every command on a repository paid in its open.
  */
 public final class Json {
   public static final ObjectMapper MAPPER =
@@ -32,28 +31,6 @@ public final class Json {
       return MAPPER.writeValueAsBytes(value);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
-    }
-  }
-
-  public static <T> T read(byte[] json, Class<T> type) throws IOException {
-    return MAPPER.readValue(json, type);
-  }
-
-  /**
-   * Reads a JSON blob with a {@code version} field, checking the version first ({@link
-   * JsonObject#versioned}), so that a blob from a newer Stele gets a clear error even if its fields
-   * no longer map.
-   *
-   * @throws CorruptBlobException if it is not JSON, or {@code version} is missing or below 1
-   * @throws UnsupportedVersionException if {@code version} is above {@code supported}
-   */
-  public static <T> T readVersioned(String blob, byte[] json, Class<T> type, int supported)
-      throws IOException {
-    JsonObject.versioned(blob, json, supported);
-    try {
-      return MAPPER.readValue(json, type);
-    } catch (IOException | IllegalArgumentException e) {
-      throw new CorruptBlobException(blob, "malformed " + type.getSimpleName(), e);
     }
   }
 }

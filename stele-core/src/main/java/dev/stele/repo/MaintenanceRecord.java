@@ -1,5 +1,6 @@
 package dev.stele.repo;
 
+import java.io.IOException;
 import java.time.Instant;
 import java.util.List;
 
@@ -83,5 +84,46 @@ public record MaintenanceRecord(
     extended = List.copyOf(extended);
     rewrittenPacks = List.copyOf(rewrittenPacks);
     heldBack = heldBack == null ? List.of() : List.copyOf(heldBack);
+  }
+
+  /** The record's JSON (docs/format.md §9.3). */
+  public byte[] toJson() {
+    return JsonWriter.object(
+        out ->
+            out.number("version", version)
+                .instant("time", time)
+                .string("kind", kind)
+                .strings("markedPacks", markedPacks)
+                .strings("supersededIndexes", supersededIndexes)
+                .strings("deleted", deleted)
+                .strings("deferred", deferred)
+                .strings("extended", extended)
+                .strings("rewrittenPacks", rewrittenPacks)
+                .strings("heldBack", heldBack));
+  }
+
+  /**
+   * The record {@code json} holds, the blob {@code blob}.
+   *
+   * @throws CorruptBlobException if it is not a maintenance record
+   * @throws UnsupportedVersionException if a newer Stele wrote it
+   */
+  public static MaintenanceRecord parse(String blob, byte[] json) throws IOException {
+    JsonObject r = JsonObject.versioned(blob, json, VERSION);
+    try {
+      return new MaintenanceRecord(
+          r.integer("version"),
+          r.instant("time"),
+          r.string("kind"),
+          r.strings("markedPacks"),
+          r.strings("supersededIndexes"),
+          r.strings("deleted"),
+          r.strings("deferred"),
+          r.strings("extended"),
+          r.strings("rewrittenPacks"),
+          r.strings("heldBack"));
+    } catch (NullPointerException e) {
+      throw r.malformed("MaintenanceRecord", e);
+    }
   }
 }

@@ -552,11 +552,8 @@ public final class Repository implements Closeable {
       try {
         records.put(
             id,
-            Json.readVersioned(
-                BlobKind.MAINTENANCE.nameOf(id),
-                readBlob(BlobKind.MAINTENANCE, id),
-                MaintenanceRecord.class,
-                MaintenanceRecord.VERSION));
+            MaintenanceRecord.parse(
+                BlobKind.MAINTENANCE.nameOf(id), readBlob(BlobKind.MAINTENANCE, id)));
       } catch (BlobNotFoundException e) {
         // deleted by a concurrent maintenance run after listing
       } catch (UnsupportedVersionException e) {

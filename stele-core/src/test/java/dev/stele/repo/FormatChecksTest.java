@@ -128,11 +128,8 @@ class FormatChecksTest {
     String name = "snapshots/" + "ef".repeat(32);
     assertThatThrownBy(
             () ->
-                Json.readVersioned(
-                    name,
-                    "{\"version\":2,\"x\":[1]}".getBytes(StandardCharsets.UTF_8),
-                    Map.class,
-                    1))
+                JsonObject.versioned(
+                    name, "{\"version\":2,\"x\":[1]}".getBytes(StandardCharsets.UTF_8), 1))
         .isInstanceOf(UnsupportedVersionException.class)
         .hasMessageContaining(name)
         .hasMessageContaining("version 2")
@@ -145,23 +142,20 @@ class FormatChecksTest {
             "{\"a\":{\"version\":1}}",
             "[1]",
             "nope")) {
-      assertThatThrownBy(
-              () -> Json.readVersioned(name, json.getBytes(StandardCharsets.UTF_8), Map.class, 1))
+      assertThatThrownBy(() -> JsonObject.versioned(name, json.getBytes(StandardCharsets.UTF_8), 1))
           .as(json)
           .isInstanceOf(CorruptBlobException.class)
           .hasMessageContaining(name);
     }
-    Map<?, ?> read =
-        Json.readVersioned(
-            name, "{\"version\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8), Map.class, 1);
-    assertThat(read.get("a")).isEqualTo(2);
+    JsonObject read =
+        JsonObject.versioned(name, "{\"version\":1,\"a\":2}".getBytes(StandardCharsets.UTF_8), 1);
+    assertThat(read.integer("a")).isEqualTo(2);
     // The version need not come first; a nested "version" is not the blob's.
-    Map<?, ?> later =
-        Json.readVersioned(
+    JsonObject later =
+        JsonObject.versioned(
             name,
             "{\"a\":{\"version\":9},\"b\":[{}],\"version\":1}".getBytes(StandardCharsets.UTF_8),
-            Map.class,
             1);
-    assertThat(later.get("version")).isEqualTo(1);
+    assertThat(later.integer("version")).isEqualTo(1);
   }
 }

@@ -7,7 +7,6 @@ import dev.stele.blob.BlobStore;
 import dev.stele.chunk.ChunkerParams;
 import dev.stele.crypto.KdfParams;
 import dev.stele.repo.BlobKind;
-import dev.stele.repo.Json;
 import dev.stele.repo.MaintenanceRecord;
 import dev.stele.repo.Repository;
 import dev.stele.repo.RepositoryInit;
@@ -103,8 +102,7 @@ final class TestRepositories {
   public static void mark(Repository repo, String pack) throws IOException {
     repo.writeBlob(
         BlobKind.MAINTENANCE,
-        Json.write(
-            new MaintenanceRecord(
+        new MaintenanceRecord(
                 MaintenanceRecord.VERSION,
                 repo.clock().instant(),
                 MaintenanceRecord.FULL,
@@ -114,6 +112,7 @@ final class TestRepositories {
                 List.of(),
                 List.of(),
                 List.of(),
-                List.of())));
+                List.of())
+            .toJson());
   }
 }

@@ -382,7 +382,8 @@ class FormatV1FixtureTest {
     assertThat(repo.tombstones())
         .containsExactly(Map.entry("snapshots/" + SNAPSHOT_1, List.of(Id.parse(TOMBSTONE))));
     Tombstone t =
-        Json.read(repo.readBlob(BlobKind.TOMBSTONE, Id.parse(TOMBSTONE)), Tombstone.class);
+        Tombstone.parse(
+            "tombstones/" + TOMBSTONE, repo.readBlob(BlobKind.TOMBSTONE, Id.parse(TOMBSTONE)));
     assertThat(t.target()).isEqualTo("snapshots/" + SNAPSHOT_1);
     assertThat(t.time()).isEqualTo(Instant.parse("2030-01-01T03:00:00Z"));
     assertThat(t.reason()).isEqualTo("fixture: forget snapshot one");
