@@ -4,13 +4,14 @@
  *
  * <p>Every package is exported: the other modules use the SPI ({@code blob}), the repository
  * ({@code repo}), snapshots and maintenance, and the repository's creation parameters name a KDF
- * ({@code crypto}) and a chunker ({@code chunk}). Jackson maps the JSON blobs' records, so the
- * packages that hold them are open to it alone.
+ * ({@code crypto}) and a chunker ({@code chunk}). The repository's JSON blobs are coded field by
+ * field; Jackson's mapper binds the same records for the command line's JSON output and the
+ * server's API, so the packages that hold them are open to it alone.
  */
 @SuppressWarnings("requires-automatic") // JNA names itself only in its manifest
 module dev.stele.core {
   requires static transitive org.jspecify; // @Nullable in exported signatures
-  requires transitive com.fasterxml.jackson.databind; // Json.MAPPER
+  requires transitive com.fasterxml.jackson.databind; // Json.MAPPER, and jackson-core
   requires com.fasterxml.jackson.datatype.jsr310;
   requires com.github.luben.zstd_jni;
   requires com.sun.jna;
