@@ -12,6 +12,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -105,40 +106,20 @@ final class JsonObject {
   }
 
   @Nullable Instant instant(String name) throws CorruptBlobException {
-    String v = string(name);
-    try {
-      return v == null ? null : Instant.parse(v);
-    } catch (DateTimeParseException e) {
-      throw malformed(name);
-    }
+    return parsed(name, Instant::parse);
   }
 
   @Nullable Duration duration(String name) throws CorruptBlobException {
-    String v = string(name);
-    try {
-      return v == null ? null : Duration.parse(v);
-    } catch (DateTimeParseException e) {
-      throw malformed(name);
-    }
+    return parsed(name, Duration::parse);
   }
 
   /** A byte array, written as standard base64 with padding. */
   byte @Nullable [] bytes(String name) throws CorruptBlobException {
-    String v = string(name);
-    try {
-      return v == null ? null : Base64.getDecoder().decode(v);
-    } catch (IllegalArgumentException e) {
-      throw malformed(name);
-    }
+    return parsed(name, Base64.getDecoder()::decode);
   }
 
   <E extends Enum<E>> @Nullable E constant(String name, Class<E> type) throws CorruptBlobException {
-    String v = string(name);
-    try {
-      return v == null ? null : Enum.valueOf(type, v);
-    } catch (IllegalArgumentException e) {
-      throw malformed(name);
-    }
+    return parsed(name, v -> Enum.valueOf(type, v));
   }
 
   @Nullable List<String> strings(String name) throws CorruptBlobException {
@@ -183,6 +164,17 @@ final class JsonObject {
 
   private CorruptBlobException malformed(String name) {
     return new CorruptBlobException(blob, "malformed field " + name);
+  }
+
+  /** A string field as {@code parse} reads it; malformed where it throws. */
+  private <T> @Nullable T parsed(String name, Function<String, T> parse)
+      throws CorruptBlobException {
+    String v = string(name);
+    try {
+      return v == null ? null : parse.apply(v);
+    } catch (DateTimeParseException | IllegalArgumentException e) {
+      throw malformed(name);
+    }
   }
 
   private <T> @Nullable T field(String name, Class<T> type) throws CorruptBlobException {
