@@ -82,6 +82,7 @@ final class TrainingCommand extends SteleCommand {
                     dir.resolve("repository").toString()));
     Main.run(demo, "verify", "--read-data");
     Main.run(demo, "ls", "latest");
+    Main.run(demo, "snapshot", "list", "--json"); // the mapper, for every command's --json
     return code;
   }
 
