@@ -17,7 +17,8 @@ import picocli.CommandLine.Option;
  * <ul>
  *   <li>{@code --archive local}: the branch of every command of {@link Main#LOCAL_COMMANDS} (a run
  *       builds only its own, see {@link Main#commandLine}), the quick demo (local repository,
- *       backup, list, restore) and a check of that repository. For those commands on a local
+ *       backup, list, restore), a check of that repository and its snapshots listed as JSON (the
+ *       Jackson mapper every {@code --json} prints through). For those commands on a local
  *       repository, on the short class path.
  *   <li>{@code --archive s3}: the same branches, then those commands on an S3 repository, against
  *       an imitation of a lock bucket on loopback ({@link LockBucketImitation}), which loads the S3
@@ -69,7 +70,7 @@ final class TrainingCommand extends SteleCommand {
     }
   }
 
-  /** The quick demo in {@code dir}, then a check of its repository and a listing. */
+  /** The quick demo in {@code dir}, then a check of its repository and two listings. */
   private int demo(Path dir) {
     int code = Main.run(env(), "demo", "--quick", "--dir", dir.toString());
     CliEnvironment demo =
