@@ -109,8 +109,8 @@ final class TrainingCommand extends SteleCommand {
 
   /**
    * The commands a user runs on an S3 repository, against an imitation of a lock bucket on
-   * loopback: init with retention, a backup, the list, both checks, a restore and a listing, each
-   * through the whole S3 client. Returns 0 if every one succeeded.
+   * loopback: init with retention, a backup, the list (also as JSON), both checks, a restore and a
+   * listing, each through the whole S3 client. Returns 0 if every one succeeded.
    */
   static int s3Commands(CliEnvironment env, Path dir) throws IOException {
     Path source = Files.createDirectories(dir.resolve("source"));
@@ -141,6 +141,7 @@ final class TrainingCommand extends SteleCommand {
         {"snapshot", "create", source.toString()},
         {"snapshot", "create", source.toString()},
         {"snapshot", "list"},
+        {"snapshot", "list", "--json"},
         {"verify"},
         {"verify", "--read-data"},
         {"restore", "latest", "--target", dir.resolve("restored").toString()},
