@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * whose first use in a fresh JVM took some 0.1 s of each command's start.
  *
  * <p>As the mapper read them: fields in any order, unknown ones ignored, a missing or null field
- * null (0 for a number), the last of a repeated name wins. A field of the wrong type makes the blob
- * corrupt, named.
+ * null (0 for a number, empty for a list or map), the last of a repeated name wins. A field of the
+ * wrong type makes the blob corrupt, named.
  */
 final class JsonObject {
   private static final JsonFactory FACTORY = new JsonFactory();
@@ -122,10 +122,10 @@ final class JsonObject {
     return parsed(name, v -> Enum.valueOf(type, v));
   }
 
-  @Nullable List<String> strings(String name) throws CorruptBlobException {
+  List<String> strings(String name) throws CorruptBlobException {
     List<?> v = field(name, List.class);
     if (v == null) {
-      return null;
+      return List.of();
     }
     List<String> result = new ArrayList<>(v.size());
     for (Object o : v) {
@@ -137,10 +137,10 @@ final class JsonObject {
     return result;
   }
 
-  @Nullable Map<String, String> stringMap(String name) throws CorruptBlobException {
+  Map<String, String> stringMap(String name) throws CorruptBlobException {
     Map<?, ?> v = field(name, Map.class);
     if (v == null) {
-      return null;
+      return Map.of();
     }
     Map<String, String> result = new HashMap<>();
     for (Map.Entry<?, ?> e : v.entrySet()) {
@@ -160,6 +160,11 @@ final class JsonObject {
   /** The blob is not what its type says: for a value its fields do not make (a record's checks). */
   CorruptBlobException malformed(String what, Throwable cause) {
     return new CorruptBlobException(blob, "malformed " + what, cause);
+  }
+
+  /** The blob lacks field {@code name}, which its type needs. */
+  CorruptBlobException missing(String name) {
+    return new CorruptBlobException(blob, "no field " + name);
   }
 
   private CorruptBlobException malformed(String name) {

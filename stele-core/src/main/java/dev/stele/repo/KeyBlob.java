@@ -87,8 +87,12 @@ public final class KeyBlob {
   private static Opened open(byte[] kek, Stored stored) throws IOException {
     try {
       JsonObject payload = JsonObject.parse(PREFIX, Aead.open(kek, AAD, stored.sealed()));
-      return new Opened(
-          new MasterKey(payload.bytes("secret")), Id.parse(payload.string("format")), stored);
+      byte[] secret = payload.bytes("secret");
+      String format = payload.string("format");
+      if (secret == null || format == null) {
+        throw payload.missing(secret == null ? "secret" : "format");
+      }
+      return new Opened(new MasterKey(secret), Id.parse(format), stored);
     } catch (AEADBadTagException e) {
       return null;
     }
@@ -120,21 +124,27 @@ public final class KeyBlob {
   /** The key blob's fields, as {@link #seal} writes them. */
   private static Stored stored(JsonObject json) throws CorruptBlobException {
     JsonObject kdf = json.object("kdf");
+    byte[] sealed = json.bytes("sealed");
+    if (kdf == null || sealed == null) {
+      throw json.missing(kdf == null ? "kdf" : "sealed");
+    }
+    byte[] salt = kdf.bytes("salt");
+    if (salt == null) {
+      throw json.missing("kdf.salt");
+    }
     try {
       return new Stored(
           json.integer("version"),
           json.instant("created"),
           json.string("host"),
-          kdf == null
-              ? null
-              : new KdfParams(
-                  kdf.string("algorithm"),
-                  kdf.integer("memoryKiB"),
-                  kdf.integer("iterations"),
-                  kdf.integer("parallelism"),
-                  kdf.bytes("salt")),
-          json.bytes("sealed"));
-    } catch (IllegalArgumentException | NullPointerException e) {
+          new KdfParams(
+              kdf.string("algorithm"),
+              kdf.integer("memoryKiB"),
+              kdf.integer("iterations"),
+              kdf.integer("parallelism"),
+              salt),
+          sealed);
+    } catch (IllegalArgumentException e) {
       throw json.malformed("key blob", e);
     }
   }

@@ -110,20 +110,16 @@ public record MaintenanceRecord(
    */
   public static MaintenanceRecord parse(String blob, byte[] json) throws IOException {
     JsonObject r = JsonObject.versioned(blob, json, VERSION);
-    try {
-      return new MaintenanceRecord(
-          r.integer("version"),
-          r.instant("time"),
-          r.string("kind"),
-          r.strings("markedPacks"),
-          r.strings("supersededIndexes"),
-          r.strings("deleted"),
-          r.strings("deferred"),
-          r.strings("extended"),
-          r.strings("rewrittenPacks"),
-          r.strings("heldBack"));
-    } catch (NullPointerException e) {
-      throw r.malformed("MaintenanceRecord", e);
-    }
+    return new MaintenanceRecord(
+        r.integer("version"),
+        r.instant("time"),
+        r.string("kind"),
+        r.strings("markedPacks"),
+        r.strings("supersededIndexes"),
+        r.strings("deleted"),
+        r.strings("deferred"),
+        r.strings("extended"),
+        r.strings("rewrittenPacks"),
+        r.strings("heldBack"));
   }
 }

@@ -77,22 +77,18 @@ public record SnapshotManifest(
   public static SnapshotManifest parse(String blob, byte[] json) throws IOException {
     JsonObject m = JsonObject.versioned(blob, json, VERSION);
     JsonObject stats = m.object("stats");
-    try {
-      return new SnapshotManifest(
-          m.integer("version"),
-          m.instant("time"),
-          m.string("host"),
-          m.string("user"),
-          m.strings("paths"),
-          m.strings("tags"),
-          m.string("parent"),
-          m.string("tree"),
-          m.instant("expires"),
-          stats == null ? null : Stats.read(stats),
-          m.stringMap("labels"));
-    } catch (NullPointerException e) {
-      throw m.malformed("SnapshotManifest", e);
-    }
+    return new SnapshotManifest(
+        m.integer("version"),
+        m.instant("time"),
+        m.string("host"),
+        m.string("user"),
+        m.strings("paths"),
+        m.strings("tags"),
+        m.string("parent"),
+        m.string("tree"),
+        m.instant("expires"),
+        stats == null ? null : Stats.read(stats),
+        m.stringMap("labels"));
   }
 
   /**

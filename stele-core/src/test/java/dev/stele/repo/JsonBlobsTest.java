@@ -84,7 +84,6 @@ class JsonBlobsTest {
             "{\"version\":1,\"paths\":[1]}",
             "{\"version\":1,\"paths\":[],\"labels\":{\"a\":1}}",
             "{\"version\":1,\"paths\":[],\"stats\":{\"files\":1.5}}",
-            "{\"version\":1}",
             "{\"version\":1,\"paths\":[]} {}",
             "{\"version\":1,\"paths\":[]")) {
       assertThatThrownBy(() -> SnapshotManifest.parse(SNAPSHOT, json.getBytes(UTF_8)))
@@ -148,6 +147,12 @@ class JsonBlobsTest {
     assertThat(mapped.kdf()).isEqualTo(kdf);
     assertThat(mapped.sealed()).isEqualTo(described.sealed());
     assertThat(KeyBlob.open(name, blob, "other".toCharArray())).isNull();
+    byte[] saltless =
+        new String(blob, UTF_8).replaceAll(",\"salt\":\"[^\"]*\"", "").getBytes(UTF_8);
+    assertThatThrownBy(() -> KeyBlob.describe(name, saltless))
+        .isInstanceOf(CorruptBlobException.class)
+        .hasMessageContaining(name)
+        .hasRootCauseMessage("corrupted blob " + name + ": no field kdf.salt");
   }
 
   @Test
