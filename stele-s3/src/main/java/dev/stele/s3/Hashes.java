@@ -2,12 +2,17 @@ package dev.stele.s3;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The digests the store and its client take (MD5 for Content-MD5, SHA-256 for SigV4 and names):
- * through {@link MessageDigest}, so libcrypto's where the command line installed it.
+ * through {@link MessageDigest}, so libcrypto's where the command line installed it; and
+ * HMAC-SHA256 (SigV4's keys and signatures, the retention file's tag).
  */
 final class Hashes {
   private Hashes() {}
@@ -26,6 +31,17 @@ final class Hashes {
       }
     }
     return digest.digest();
+  }
+
+  /** HMAC-SHA256 of {@code text}'s UTF-8 bytes under {@code key}. */
+  static byte[] hmacSha256(byte[] key, String text) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(key, "HmacSHA256"));
+      return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
+    }
   }
 
   private static MessageDigest digest(String algorithm) {

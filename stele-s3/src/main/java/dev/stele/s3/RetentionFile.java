@@ -7,15 +7,12 @@ import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -69,7 +66,7 @@ final class RetentionFile {
       }
       String body = text.substring(0, mac + 1);
       String tag = text.substring(mac + 1 + MAC.length()).strip();
-      if (!MessageDigest.isEqual(mac(body), HexFormat.of().parseHex(tag))) {
+      if (!MessageDigest.isEqual(Hashes.hmacSha256(key, body), HexFormat.of().parseHex(tag))) {
         return Map.of();
       }
       List<String> lines = body.lines().toList();
@@ -109,7 +106,8 @@ final class RetentionFile {
               .append(e.read().toEpochMilli())
               .append('\n');
         });
-    String text = body + MAC + HexFormat.of().formatHex(mac(body.toString())) + '\n';
+    String text =
+        body + MAC + HexFormat.of().formatHex(Hashes.hmacSha256(key, body.toString())) + '\n';
     try {
       Files.createDirectories(file.getParent());
       Path tmp = Files.createTempFile(file.getParent(), file.getFileName() + ".", ".tmp");
@@ -125,16 +123,6 @@ final class RetentionFile {
       }
     } catch (IOException | RuntimeException e) {
       // only a shortcut: the next process asks the server
-    }
-  }
-
-  private byte[] mac(String body) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(body.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
     }
   }
 

@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -189,19 +190,15 @@ final class S3Creates {
    * @return whether ours is the key's oldest version (not merely the first after a delete marker)
    */
   private boolean checkFirst(String name, String key, String versionId) throws IOException {
-    record Entry(String versionId, boolean marker, Instant modified) {}
-    List<Entry> entries = new ArrayList<>();
+    List<S3Api.Version> ordered;
     try {
-      for (S3Api.Version v : api.versionsOf(key)) {
-        entries.add(new Entry(v.versionId(), v.marker(), v.lastModified()));
-      }
+      ordered = new ArrayList<>(api.versionsOf(key));
     } catch (S3Failure e) {
       throw S3Errors.io(name + ": listing versions after create", e);
     }
     // Servers list a key's versions newest first; sort by time all the same, keeping the server's
     // order for equal times.
-    List<Entry> ordered = new ArrayList<>(entries);
-    ordered.sort((a, b) -> b.modified().compareTo(a.modified()));
+    ordered.sort(Comparator.comparing(S3Api.Version::lastModified).reversed());
     int mine = -1;
     for (int i = 0; i < ordered.size(); i++) {
       if (ordered.get(i).versionId().equals(versionId)) {

@@ -1,7 +1,6 @@
 package dev.stele.s3;
 
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -10,8 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.StringJoiner;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -69,10 +66,11 @@ final class SigV4 {
             + scope
             + "\n"
             + hex(Hashes.of("SHA-256", canonical.toString().getBytes(StandardCharsets.UTF_8)));
-    byte[] key = hmac(("AWS4" + credentials.secretKey()).getBytes(StandardCharsets.UTF_8), day);
-    key = hmac(key, region);
-    key = hmac(key, "s3");
-    key = hmac(key, "aws4_request");
+    byte[] key =
+        Hashes.hmacSha256(("AWS4" + credentials.secretKey()).getBytes(StandardCharsets.UTF_8), day);
+    key = Hashes.hmacSha256(key, region);
+    key = Hashes.hmacSha256(key, "s3");
+    key = Hashes.hmacSha256(key, "aws4_request");
     return "AWS4-HMAC-SHA256 Credential="
         + credentials.accessKey()
         + "/"
@@ -80,7 +78,7 @@ final class SigV4 {
         + ", SignedHeaders="
         + signed
         + ", Signature="
-        + hex(hmac(key, toSign));
+        + hex(Hashes.hmacSha256(key, toSign));
   }
 
   /** The query as signed and sent: names sorted, names and values encoded, {@code &}-joined. */
@@ -117,16 +115,6 @@ final class SigV4 {
 
   static String hex(byte[] bytes) {
     return HexFormat.of().formatHex(bytes);
-  }
-
-  private static byte[] hmac(byte[] key, String data) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(data.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
-    }
   }
 
   /** Keys to sign with; {@code sessionToken} for temporary ones, else null. */
