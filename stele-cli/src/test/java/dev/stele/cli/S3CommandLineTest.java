@@ -11,54 +11,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /** The command line on {@code s3://} repositories, against Ceph RGW. */
 class S3CommandLineTest {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static S3Client s3;
-
   @TempDir Path tmp;
 
-  @SuppressWarnings(
-      "deprecation") // ApacheHttpClient: its successor, apache5-client, is a new dependency and a
-  // change of its own
-  @BeforeAll
-  static void connect() {
-    Rgw rgw = Rgw.shared();
-    s3 =
-        S3Client.builder()
-            .httpClientBuilder(ApacheHttpClient.builder().expectContinueEnabled(false))
-            .endpointOverride(rgw.endpoint())
-            .region(Region.of(rgw.region()))
-            .forcePathStyle(true)
-            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-            .credentialsProvider(
-                StaticCredentialsProvider.create(
-                    AwsBasicCredentials.create(rgw.accessKey(), rgw.secretKey())))
-            .build();
-  }
-
-  @AfterAll
-  static void close() {
-    s3.close();
-  }
-
   private static String bucket(boolean locked) {
-    String name =
-        (locked ? "cli-lock-" : "cli-plain-") + UUID.randomUUID().toString().substring(0, 8);
-    s3.createBucket(b -> b.bucket(name).objectLockEnabledForBucket(locked ? true : null));
-    return name;
+    return RgwBuckets.create(locked ? "cli-lock-" : "cli-plain-", locked);
   }
 
   private static Cli cli(String repo) {

@@ -2,11 +2,13 @@ package dev.stele.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.stele.testing.Rgw;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,10 +25,11 @@ import org.junit.jupiter.api.io.TempDir;
  * ({@code lib/} without {@code lib/remote/}), and they work there: each command of {@link
  * Main#LOCAL_COMMANDS} is run through the {@code stele} launcher on the distribution this build
  * packaged, on a local repository, its error paths too, and must neither fail for a missing class
- * nor run on the whole path. Help, the cluster commands and a repository named by a URL must get
- * the whole path. Each run must map the class-data archive made for its kind of command: one the
- * JVM cannot map (a class path that differs from the one it was made on) is dropped silently, and
- * the command starts without any.
+ * nor run on the whole path. So must the commands on an {@code s3://} repository whose keys and
+ * region are given, on Ceph RGW. Help, the cluster commands and any other repository named by a URL
+ * must get the whole path. Each run must map the class-data archive made for its kind of command:
+ * one the JVM cannot map (a class path that differs from the one it was made on) is dropped
+ * silently, and the command starts without any.
  */
 class ShortClassPathIT {
   // failsafe runs in the module's directory, stele-cli
@@ -89,6 +92,63 @@ class ShortClassPathIT {
   }
 
   @Test
+  void anS3RepositoryWithItsKeysAndRegionRunsOnTheShortPath() throws Exception {
+    Rgw rgw = Rgw.shared();
+    Map<String, String> s3 = new HashMap<>();
+    s3.put("STELE_REPO", "s3://" + RgwBuckets.create("short-", true) + "/repo");
+    s3.put("STELE_S3_ENDPOINT", rgw.endpoint().toString());
+    s3.put("STELE_S3_PATH_STYLE", "true");
+    s3.put("AWS_ACCESS_KEY_ID", rgw.accessKey());
+    s3.put("AWS_SECRET_ACCESS_KEY", rgw.secretKey());
+    s3.put("AWS_REGION", "");
+    s3.put("STELE_S3_REGION", "");
+    String[] region = {"--region", rgw.region()};
+    s3ShortOk(
+        s3,
+        "repo",
+        "init",
+        "--kdf-memory",
+        "64",
+        "--kdf-iterations",
+        "1",
+        region[0],
+        region[1],
+        "--lock-mode",
+        "governance",
+        "--min-retention",
+        "1m");
+    s3.put("STELE_S3_REGION", rgw.region());
+    s3ShortOk(s3, "snapshot", "create", source.toString());
+    assertThat(s3ShortOk(s3, "snapshot", "list").out()).contains(source.toString());
+    assertThat(s3ShortOk(s3, "cat", "latest:" + source + "/etc/hosts").out())
+        .isEqualTo("127.0.0.1 localhost\n");
+    Path target = tmp.resolve("restored-from-s3");
+    s3ShortOk(s3, "restore", "latest:" + source, "--target", target.toString());
+    assertThat(target.resolve("etc/hosts")).hasContent("127.0.0.1 localhost");
+    assertThat(s3ShortOk(s3, "verify", "--read-data").out()).contains("no problems found");
+
+    // Where the AWS SDK would have to find the region or the keys, it is on the class path.
+    s3.put("STELE_S3_REGION", "");
+    Run noRegion = launch(s3, "snapshot", "list");
+    assertThat(noRegion.onShortPath()).isFalse();
+    assertThat(noRegion.err()).doesNotContain("NoClassDefFoundError");
+    assertThat(noRegion.archive()).isEqualTo("stele-s3.jsa");
+    Run profile = launch(s3, "snapshot", "list", "--profile", "none", region[0], region[1]);
+    assertThat(profile.onShortPath()).isFalse();
+    assertThat(profile.err()).doesNotContain("NoClassDefFoundError").contains("no AWS credentials");
+    assertThat(profile.archive()).isEqualTo("stele-s3.jsa");
+  }
+
+  private static Run s3ShortOk(Map<String, String> env, String... args) throws Exception {
+    Run run = launch(env, args);
+    assertThat(run.err()).as("stele %s", String.join(" ", args)).doesNotContain("NoClassDef");
+    assertThat(run.code()).as("stele %s: %s", String.join(" ", args), run.err()).isZero();
+    assertThat(run.onShortPath()).as("stele %s ran on the short path", args[0]).isTrue();
+    assertThat(run.archive()).as("stele %s", args[0]).isEqualTo("stele-s3.jsa");
+    return run;
+  }
+
+  @Test
   void errorsOnTheShortPathAreOneLine() throws Exception {
     Run wrongPassword = launch(Map.of("STELE_PASSWORD", "wrong"), "snapshot", "list");
     assertThat(wrongPassword.onShortPath()).isTrue();
@@ -122,7 +182,7 @@ class ShortClassPathIT {
     assertThat(cluster.archive()).isEqualTo("stele-cluster.jsa");
     Run s3 =
         launch(
-            Map.of(),
+            Map.of("AWS_ACCESS_KEY_ID", ""),
             "snapshot",
             "list",
             "--repo",

@@ -1,38 +1,22 @@
 package dev.stele.s3;
 
-import java.util.ArrayList;
-import java.util.List;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.auth.credentials.AwsCredentials;
-import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
-import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
-import software.amazon.awssdk.auth.credentials.ProfileCredentialsProvider;
-import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.profiles.ProfileFile;
-import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
-import software.amazon.awssdk.regions.providers.AwsRegionProvider;
-import software.amazon.awssdk.regions.providers.AwsRegionProviderChain;
-import software.amazon.awssdk.regions.providers.InstanceProfileRegionProvider;
 
 /**
  * What a store signs its requests with: the region and the credentials of a location.
  *
  * <p>The common cases are answered here: the location's own keys and region, else the system
  * properties and environment ({@code aws.accessKeyId}, {@code AWS_ACCESS_KEY_ID}, {@code
- * AWS_REGION}…). Only what is left (profile files, a web identity token exchanged with STS, the
- * container's or the EC2 instance's credentials) goes to the AWS SDK's providers, which are loaded
- * only then, and keep refreshing what expires.
+ * AWS_REGION}…). Only what is left goes to the AWS SDK, through {@link SdkSigning}, which is loaded
+ * only then.
  */
 final class S3Signing {
   private S3Signing() {}
 
   /**
-   * The location's region; else the system's ({@code aws.region}, {@code AWS_REGION}), then the
-   * profile file's (the location's profile, or the default one), then, on AWS only, the EC2
-   * instance metadata's; else us-east-1. With an endpoint of its own (RGW, MinIO) the instance
-   * metadata is never asked: off EC2 that question cost every command 1.5 s of timeouts.
+   * The location's region; else the system's ({@code aws.region}, {@code AWS_REGION}); else what
+   * {@link SdkSigning#region} finds.
    */
   static String region(S3Location location) {
     if (location.region() != null) {
@@ -42,24 +26,13 @@ final class S3Signing {
     if (system != null) {
       return system;
     }
-    List<AwsRegionProvider> providers = new ArrayList<>();
-    providers.add(
-        location.profile() == null
-            ? new AwsProfileRegionProvider()
-            : new AwsProfileRegionProvider(ProfileFile::defaultProfileFile, location.profile()));
-    if (location.endpoint() == null) {
-      providers.add(new InstanceProfileRegionProvider());
-    }
-    try {
-      return new AwsRegionProviderChain(providers.toArray(AwsRegionProvider[]::new))
-          .getRegion()
-          .id();
-    } catch (SdkException e) {
-      return "us-east-1";
-    }
+    return sdk(() -> SdkSigning.region(location));
   }
 
-  /** The location's keys; else its profile's, else the system's, else the SDK's default chain. */
+  /**
+   * The location's keys; else, without a profile, the system's; else what {@link
+   * SdkSigning#credentials} finds.
+   */
   static Supplier<SigV4.Credentials> credentials(S3Location location) {
     if (location.accessKey() != null && location.secretKey() != null) {
       SigV4.Credentials fixed =
@@ -75,28 +48,22 @@ final class S3Signing {
         return () -> fixed;
       }
     }
-    AwsCredentialsProvider provider =
-        location.profile() != null
-            ? ProfileCredentialsProvider.create(location.profile())
-            : DefaultCredentialsProvider.builder().build();
-    return () -> {
-      try {
-        AwsCredentials resolved = provider.resolveCredentials();
-        return new SigV4.Credentials(
-            resolved.accessKeyId(),
-            resolved.secretAccessKey(),
-            resolved instanceof AwsSessionCredentials session ? session.sessionToken() : null);
-      } catch (SdkException e) {
-        // The SDK's message lists every place it looked, at length: it stays the cause (--debug).
-        throw new S3Failure(
-            0,
-            "NoCredentials",
-            "no AWS credentials: none in the location, AWS_ACCESS_KEY_ID and"
-                + " AWS_SECRET_ACCESS_KEY, a profile, a web identity token, or a container or"
-                + " instance role",
-            e);
-      }
-    };
+    return sdk(() -> SdkSigning.credentials(location));
+  }
+
+  /**
+   * {@code call} on the AWS SDK, whose jars the launcher leaves off the class path of a command
+   * that names its keys and region (docs/performance.md, nineteenth round).
+   */
+  private static <T> T sdk(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (NoClassDefFoundError e) {
+      throw new IllegalArgumentException(
+          "no access key and region given, and the AWS SDK that would look for them is not on"
+              + " the class path (lib/remote/)",
+          e);
+    }
   }
 
   /** A system property, else an environment variable; blank counts as unset. */

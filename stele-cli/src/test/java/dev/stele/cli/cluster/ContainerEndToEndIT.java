@@ -7,6 +7,7 @@ import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
 import dev.stele.cli.Processes;
 import dev.stele.cli.Processes.Result;
+import dev.stele.cli.RgwBuckets;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.BackupSpec;
 import dev.stele.k8s.api.BackupStorageLocation;
@@ -60,12 +61,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
-import software.amazon.awssdk.http.apache.ApacheHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * The operator and the node agent as containers of the image ({@code deploy/image/build.sh}), each
@@ -372,10 +367,7 @@ class ContainerEndToEndIT {
         .resource(new NamespaceBuilder().withNewMetadata().withName(NS).endMetadata().build())
         .create();
     Rgw rgw = Rgw.shared();
-    String bucket = "e2e-lock-" + ID;
-    try (S3Client s3 = s3(rgw)) {
-      s3.createBucket(b -> b.bucket(bucket).objectLockEnabledForBucket(true));
-    }
+    String bucket = RgwBuckets.create("e2e-lock-", true);
     secret(
         "cloud-credentials",
         Map.of(
@@ -563,20 +555,6 @@ class ContainerEndToEndIT {
 
   private static String base64(String text) {
     return Base64.getEncoder().encodeToString(text.getBytes(StandardCharsets.UTF_8));
-  }
-
-  @SuppressWarnings("deprecation") // ApacheHttpClient, as S3CommandLineTest uses it
-  private static S3Client s3(Rgw rgw) {
-    return S3Client.builder()
-        .httpClientBuilder(ApacheHttpClient.builder().expectContinueEnabled(false))
-        .endpointOverride(rgw.endpoint())
-        .region(Region.of(rgw.region()))
-        .forcePathStyle(true)
-        .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
-        .credentialsProvider(
-            StaticCredentialsProvider.create(
-                AwsBasicCredentials.create(rgw.accessKey(), rgw.secretKey())))
-        .build();
   }
 
   private static void assertOneJsonObjectPerLine(String log) throws IOException {
