@@ -1,13 +1,11 @@
 package dev.stele.s3;
 
+import dev.stele.crypto.Digests;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The digests the store and its client take (MD5 for Content-MD5, SHA-256 for SigV4 and names):
@@ -33,15 +31,12 @@ final class Hashes {
     return digest.digest();
   }
 
-  /** HMAC-SHA256 of {@code text}'s UTF-8 bytes under {@code key}. */
+  /**
+   * HMAC-SHA256 of {@code text}'s UTF-8 bytes under {@code key}: libcrypto's where it loads, so
+   * that a command does not set up the JDK's cryptography providers for it.
+   */
   static byte[] hmacSha256(byte[] key, String text) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(key, "HmacSHA256"));
-      return mac.doFinal(text.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException("HmacSHA256 is missing from this JDK", e);
-    }
+    return Digests.hmacSha256(key, text.getBytes(StandardCharsets.UTF_8));
   }
 
   private static MessageDigest digest(String algorithm) {
