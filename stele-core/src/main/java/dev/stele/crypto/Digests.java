@@ -4,8 +4,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * Plain SHA-256 and HMAC-SHA256: OpenSSL's where it loads ({@link NativeCrypto}), else the JDK's;
- * the same bytes.
+ * Plain SHA-256: OpenSSL's where it loads ({@link NativeCrypto}), else the JDK's; the same bytes.
  */
 public final class Digests {
   private Digests() {}
@@ -19,10 +18,5 @@ public final class Digests {
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-  }
-
-  /** HMAC-SHA256 of {@code data} under {@code key}. */
-  public static byte[] hmacSha256(byte[] key, byte[] data) {
-    return Aead.hmac(key, Aead.NO_PREFIX, data, 0, data.length);
   }
 }
