@@ -143,6 +143,38 @@ class ImageIT {
     assertThat(backup.out()).contains("no problems found").contains("restored-exactly");
   }
 
+  /**
+   * The image's three class-data archives, each made in the build on the class path the launcher
+   * gives its commands: one the JVM cannot map (another path) it drops silently, and the command
+   * starts without any.
+   */
+  @Test
+  void eachKindOfCommandMapsItsArchiveOnItsClassPath() throws Exception {
+    List<String> s3Keys =
+        List.of(
+            "-e", "AWS_ACCESS_KEY_ID=image-test",
+            "-e", "AWS_SECRET_ACCESS_KEY=image-test",
+            "-e", "AWS_REGION=us-east-1");
+    String[] s3Command = {
+      "snapshot", "list", "--repo", "s3://image-test/r", "--endpoint", "http://127.0.0.1:9"
+    };
+
+    assertThat(mapped(List.of(), "--version")).isEqualTo("stele.jsa on lib/");
+    assertThat(mapped(s3Keys, s3Command)).isEqualTo("stele-s3.jsa on lib/");
+    assertThat(mapped(List.of(), s3Command)).isEqualTo("stele-s3.jsa on lib/ and lib/remote/");
+    assertThat(mapped(List.of(), "--help")).isEqualTo("stele-cluster.jsa on lib/ and lib/remote/");
+  }
+
+  /** The archive a command's JVM mapped ("none" if it mapped none) and its class path. */
+  private static String mapped(List<String> options, String... args) throws Exception {
+    List<String> withLog = new ArrayList<>(options);
+    withLog.addAll(List.of("-e", "STELE_JAVA_OPTS=" + StartLog.OPTIONS));
+    String err = container(withLog, args).err();
+    assertThat(err).as("the JVM listed its class path").contains("java.class.path = ");
+    return StartLog.archive(err)
+        + (StartLog.onShortPath(err) ? " on lib/" : " on lib/ and lib/remote/");
+  }
+
   /** {@code podman run} of the image with {@code options} and {@code args}; removed after. */
   private static Result container(List<String> options, String... args) throws Exception {
     String name = "stele-it-" + ID + "-" + ++containers;

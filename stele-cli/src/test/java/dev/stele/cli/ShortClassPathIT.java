@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -42,13 +40,11 @@ class ShortClassPathIT {
   /** What a run printed; the JVM's listing of its settings, the class path's jars among them. */
   record Run(int code, String out, String err) {
     boolean onShortPath() {
-      return !err.contains("/lib/remote/");
+      return StartLog.onShortPath(err);
     }
 
-    /** The file name of the class-data archive the JVM mapped, or "none". */
     String archive() {
-      Matcher opened = Pattern.compile("Opened archive \\S*/([^/\\s]+\\.jsa)\\.").matcher(err);
-      return opened.find() && !err.contains("Unable to map") ? opened.group(1) : "none";
+      return StartLog.archive(err);
     }
   }
 
@@ -216,7 +212,7 @@ class ShortClassPathIT {
     ProcessBuilder pb = new ProcessBuilder(command).directory(tmp.toFile());
     pb.environment().put("STELE_REPO", repo.toString());
     pb.environment().put("STELE_PASSWORD", "short-path");
-    pb.environment().put("STELE_JAVA_OPTS", "-XshowSettings:properties -Xlog:cds=info:stderr");
+    pb.environment().put("STELE_JAVA_OPTS", StartLog.OPTIONS);
     pb.environment().remove("STELE_DIST");
     pb.environment().putAll(env);
     Path out = Files.createTempFile(tmp, "out", ".txt");
