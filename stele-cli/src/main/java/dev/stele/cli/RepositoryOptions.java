@@ -92,6 +92,7 @@ final class RepositoryOptions {
     // The store reads the process environment itself; these make a command's own environment count.
     put(options, "access-key", null, env.variable("AWS_ACCESS_KEY_ID"));
     put(options, "secret-key", null, env.variable("AWS_SECRET_ACCESS_KEY"));
+    put(options, "session-token", null, env.variable("AWS_SESSION_TOKEN"));
     return new RepositoryLocation(spec(env), options);
   }
 

@@ -90,8 +90,7 @@ final class Lifecycle {
   /** The audited store of the default repository, the one the reconcilers write through. */
   static BlobStore store(OperatorFixture op, Path base) throws IOException {
     Place place =
-        new Place(
-            "filesystem", "bucket", "velero", Map.of("path", base.toString()), null, null, null);
+        new Place("filesystem", "bucket", "velero", Map.of("path", base.toString()), null, null);
     return op.stores.open(place, place.repositoryPath("default"));
   }
 

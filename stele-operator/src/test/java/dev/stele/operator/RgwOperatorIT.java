@@ -10,6 +10,7 @@ import dev.stele.k8s.api.BackupStorageLocationSpec;
 import dev.stele.k8s.api.LocationPhase;
 import dev.stele.k8s.api.RepositoryPhase;
 import dev.stele.repo.Repository;
+import dev.stele.s3.AwsKeys;
 import dev.stele.s3.S3BlobStore;
 import dev.stele.testing.Rgw;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
@@ -133,7 +134,8 @@ class RgwOperatorIT {
         Repository.open(
             S3BlobStore.open(
                 dev.stele.s3.S3Location.parse(url)
-                    .withCredentials(Rgw.shared().accessKey(), Rgw.shared().secretKey())),
+                    .withKeys(
+                        new AwsKeys(Rgw.shared().accessKey(), Rgw.shared().secretKey(), null))),
             password.toCharArray(),
             op.clock)) {
       assertThat(opened.format().id()).isEqualTo(op.bslr("team-a").getStatus().repositoryID);

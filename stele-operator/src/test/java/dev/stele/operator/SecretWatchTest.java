@@ -89,7 +89,7 @@ class SecretWatchTest {
       }
 
       private void check(Place place) throws IOException {
-        if (!KEY.equals(place.accessKey())) {
+        if (place.keys() == null || !KEY.equals(place.keys().accessKey())) {
           throw new IOException(
               "InvalidAccessKeyId: The AWS Access Key Id you provided does not exist (403)");
         }

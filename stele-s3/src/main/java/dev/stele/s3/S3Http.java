@@ -182,7 +182,7 @@ final class S3Http {
   private final String bucket;
   private final boolean pathStyle;
   private final String region;
-  private final Supplier<SigV4.Credentials> credentials;
+  private final Supplier<AwsKeys> credentials;
   private final @Nullable SSLSocketFactory tls;
   private final @Nullable Proxy proxy;
   private final List<Tap> taps;
@@ -192,7 +192,7 @@ final class S3Http {
       String bucket,
       boolean pathStyle,
       String region,
-      Supplier<SigV4.Credentials> credentials,
+      Supplier<AwsKeys> credentials,
       @Nullable SSLSocketFactory tls,
       @Nullable Proxy proxy,
       List<Tap> taps) {
@@ -210,7 +210,7 @@ final class S3Http {
    * A client for {@code location}'s bucket, signing for {@code region} with {@code credentials}.
    */
   static S3Http connect(
-      S3Location location, String region, Supplier<SigV4.Credentials> credentials, List<Tap> taps)
+      S3Location location, String region, Supplier<AwsKeys> credentials, List<Tap> taps)
       throws IOException {
     URI endpoint = location.endpoint();
     URI base =
@@ -374,7 +374,7 @@ final class S3Http {
     boolean https = "https".equalsIgnoreCase(base.getScheme());
     String payloadHash = payloadHash(request.body(), https);
     String stamp = SigV4.stamp(Instant.now());
-    SigV4.Credentials keys = credentials.get();
+    AwsKeys keys = credentials.get();
     SortedMap<String, String> signed = new TreeMap<>();
     request.headers().forEach((name, value) -> signed.put(name.toLowerCase(Locale.ROOT), value));
     signed.put("host", target.host());

@@ -29,9 +29,8 @@ import org.jspecify.annotations.Nullable;
  * @param pathStyle address the bucket in the path ({@code host/bucket/key}), as most servers other
  *     than AWS want
  * @param caCert a PEM file of certificates to trust for HTTPS, or null for the JVM's defaults
- * @param accessKey an explicit access key, or null for the environment's, a profile's or a role's
- *     (where the AWS SDK's default chain would look)
- * @param secretKey the secret for {@code accessKey}
+ * @param keys explicit keys, or null for the environment's, a profile's or a role's (where the AWS
+ *     SDK's default chain would look)
  * @param profile a profile of {@code ~/.aws/credentials} to use, or null
  */
 public record S3Location(
@@ -41,8 +40,7 @@ public record S3Location(
     @Nullable String region,
     boolean pathStyle,
     @Nullable Path caCert,
-    @Nullable String accessKey,
-    @Nullable String secretKey,
+    @Nullable AwsKeys keys,
     @Nullable String profile) {
 
   public S3Location {
@@ -53,9 +51,6 @@ public record S3Location(
     }
     if (!prefix.isEmpty()) {
       BlobNames.check(prefix);
-    }
-    if ((accessKey == null) != (secretKey == null)) {
-      throw new IllegalArgumentException("give both an access key and its secret, or neither");
     }
   }
 
@@ -94,7 +89,7 @@ public record S3Location(
 
   /** {@code bucket}/{@code prefix} on AWS, with the default region and credentials. */
   public static S3Location of(String bucket, String prefix) {
-    return new S3Location(bucket, prefix, null, null, false, null, null, null, null);
+    return new S3Location(bucket, prefix, null, null, false, null, null, null);
   }
 
   /** The options a URL's query may carry; {@link #withOptions} also takes the credentials. */
@@ -105,8 +100,9 @@ public record S3Location(
    * This location with options given as text, the one place where strings become S3 settings (URL
    * queries, the command line, the operator's locations all come here): {@code endpoint} (a URL),
    * {@code region}, {@code path-style} ({@code true} turns it on), {@code ca-cert} (a PEM file),
-   * and either {@code profile} or both {@code access-key} and {@code secret-key} (a profile wins;
-   * one key without the other is ignored). Other names are ignored.
+   * and either {@code profile} or both {@code access-key} and {@code secret-key}, with {@code
+   * session-token} for temporary keys (a profile wins; one key without the other is ignored). Other
+   * names are ignored.
    *
    * @throws IllegalArgumentException if a value is malformed
    */
@@ -127,7 +123,12 @@ public record S3Location(
     if (options.containsKey("profile")) {
       l = l.withProfile(options.get("profile"));
     } else if (options.containsKey("access-key") && options.containsKey("secret-key")) {
-      l = l.withCredentials(options.get("access-key"), options.get("secret-key"));
+      l =
+          l.withKeys(
+              new AwsKeys(
+                  options.get("access-key"),
+                  options.get("secret-key"),
+                  options.get("session-token")));
     }
     return l;
   }
@@ -143,33 +144,27 @@ public record S3Location(
   }
 
   public S3Location withEndpoint(URI endpoint) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
   public S3Location withRegion(String region) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
   public S3Location withPathStyle(boolean pathStyle) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
   public S3Location withCaCert(Path caCert) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
-  public S3Location withCredentials(String accessKey, String secretKey) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+  public S3Location withKeys(AwsKeys keys) {
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
   public S3Location withProfile(String profile) {
-    return new S3Location(
-        bucket, prefix, endpoint, region, pathStyle, caCert, accessKey, secretKey, profile);
+    return new S3Location(bucket, prefix, endpoint, region, pathStyle, caCert, keys, profile);
   }
 
   /** The URL, {@code s3://bucket/prefix}, plus the endpoint if there is one; never a secret. */

@@ -33,18 +33,16 @@ final class S3Signing {
    * The location's keys; else, without a profile, the system's; else what {@link
    * SdkSigning#credentials} finds.
    */
-  static Supplier<SigV4.Credentials> credentials(S3Location location) {
-    if (location.accessKey() != null && location.secretKey() != null) {
-      SigV4.Credentials fixed =
-          new SigV4.Credentials(location.accessKey(), location.secretKey(), null);
-      return () -> fixed;
+  static Supplier<AwsKeys> credentials(S3Location location) {
+    AwsKeys given = location.keys();
+    if (given != null) {
+      return () -> given;
     }
     if (location.profile() == null) {
       String key = setting("aws.accessKeyId", "AWS_ACCESS_KEY_ID");
       String secret = setting("aws.secretAccessKey", "AWS_SECRET_ACCESS_KEY");
       if (key != null && secret != null) {
-        SigV4.Credentials fixed =
-            new SigV4.Credentials(key, secret, setting("aws.sessionToken", "AWS_SESSION_TOKEN"));
+        AwsKeys fixed = new AwsKeys(key, secret, setting("aws.sessionToken", "AWS_SESSION_TOKEN"));
         return () -> fixed;
       }
     }

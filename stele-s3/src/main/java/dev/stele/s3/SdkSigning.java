@@ -51,7 +51,7 @@ final class SdkSigning {
    * The location's profile's credentials, else the SDK's default chain; the SDK's providers keep
    * refreshing what expires.
    */
-  static Supplier<SigV4.Credentials> credentials(S3Location location) {
+  static Supplier<AwsKeys> credentials(S3Location location) {
     AwsCredentialsProvider provider =
         location.profile() != null
             ? ProfileCredentialsProvider.create(location.profile())
@@ -59,7 +59,7 @@ final class SdkSigning {
     return () -> {
       try {
         AwsCredentials resolved = provider.resolveCredentials();
-        return new SigV4.Credentials(
+        return new AwsKeys(
             resolved.accessKeyId(),
             resolved.secretAccessKey(),
             resolved instanceof AwsSessionCredentials session ? session.sessionToken() : null);

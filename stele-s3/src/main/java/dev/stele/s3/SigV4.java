@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedMap;
 import java.util.StringJoiner;
-import org.jspecify.annotations.Nullable;
 
 /**
  * AWS Signature Version 4 for S3: the {@code Authorization} header of one request, from its method,
@@ -40,7 +39,7 @@ final class SigV4 {
    *     x-amz-date} and {@code x-amz-content-sha256}
    */
   static String authorization(
-      Credentials credentials,
+      AwsKeys credentials,
       String region,
       String method,
       String path,
@@ -115,13 +114,5 @@ final class SigV4 {
 
   static String hex(byte[] bytes) {
     return HexFormat.of().formatHex(bytes);
-  }
-
-  /** Keys to sign with; {@code sessionToken} for temporary ones, else null. */
-  record Credentials(String accessKey, String secretKey, @Nullable String sessionToken) {
-    @Override
-    public String toString() {
-      return "Credentials[" + accessKey + "]"; // never the secret
-    }
   }
 }

@@ -21,7 +21,8 @@ class S3AddressingTest {
   }
 
   private static S3Location at(String endpoint) {
-    S3Location location = S3Location.of("backups", "r").withCredentials("key", "secret");
+    S3Location location =
+        S3Location.of("backups", "r").withKeys(new AwsKeys("key", "secret", null));
     return endpoint == null ? location : location.withEndpoint(URI.create(endpoint));
   }
 

@@ -63,11 +63,15 @@ class S3LocationTest {
     S3Location location =
         S3Location.parse(URI.create("s3://bucket/p"))
             .withEndpoint(URI.create("https://s3.example"))
-            .withCredentials("AKIDEXAMPLE", "very-secret");
+            .withKeys(new AwsKeys("AKIDEXAMPLE", "very-secret", null));
     assertThat(location.toString())
         .isEqualTo("s3://bucket/p at https://s3.example")
         .doesNotContain("very-secret");
-    assertThatThrownBy(() -> location.withCredentials("AKID", null))
+    assertThatThrownBy(() -> new AwsKeys("AKID", null, null))
         .isInstanceOf(IllegalArgumentException.class);
+    assertThat(new AwsKeys("ASIATEMPORARY", "temporary-secret", "the-session-token").toString())
+        .contains("ASIATEMPORARY")
+        .doesNotContain("temporary-secret")
+        .doesNotContain("the-session-token");
   }
 }

@@ -78,7 +78,7 @@ class S3PlainHttpTest {
     return S3Location.of("backups", "r")
         .withEndpoint(URI.create(endpoint))
         .withRegion("us-east-1")
-        .withCredentials("key", "secret");
+        .withKeys(new AwsKeys("key", "secret", null));
   }
 
   /**

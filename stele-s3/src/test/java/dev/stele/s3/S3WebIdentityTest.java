@@ -111,7 +111,7 @@ class S3WebIdentityTest {
   void aWebIdentityTokenIsExchangedForTemporaryKeys() {
     S3Location location = S3Location.of("backups", "r");
 
-    SigV4.Credentials credentials = S3Signing.credentials(location).get();
+    AwsKeys credentials = S3Signing.credentials(location).get();
 
     assertThat(credentials.accessKey()).isEqualTo("ASIATEMPORARY");
     assertThat(credentials.secretKey()).isEqualTo("temporary-secret");

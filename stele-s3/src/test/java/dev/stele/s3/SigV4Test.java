@@ -9,9 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /** The signer against the examples AWS publishes for S3's SigV4 (header-based authentication). */
 class SigV4Test {
-  private static final SigV4.Credentials EXAMPLE =
-      new SigV4.Credentials(
-          "AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", null);
+  private static final AwsKeys EXAMPLE =
+      new AwsKeys("AKIAIOSFODNN7EXAMPLE", "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY", null);
 
   private static SortedMap<String, String> headers(String... pairs) {
     SortedMap<String, String> headers = new TreeMap<>();

@@ -23,8 +23,7 @@ final class TestBuckets {
         rgw.region(),
         true,
         null,
-        rgw.accessKey(),
-        rgw.secretKey(),
+        new AwsKeys(rgw.accessKey(), rgw.secretKey(), null),
         null);
   }
 

@@ -1,6 +1,7 @@
 package dev.stele.operator.kube;
 
 import dev.stele.k8s.api.InvalidResourceException;
+import dev.stele.s3.AwsKeys;
 import io.fabric8.kubernetes.api.model.Secret;
 import io.fabric8.kubernetes.api.model.SecretKeySelector;
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -39,10 +40,11 @@ public final class Secrets {
   }
 
   /**
-   * The {@code aws_access_key_id} and {@code aws_secret_access_key} of {@code profile} in an AWS
-   * credentials file, as Velero's Secrets hold them.
+   * The {@code aws_access_key_id}, {@code aws_secret_access_key} and, if there is one, {@code
+   * aws_session_token} of {@code profile} in an AWS credentials file, as Velero's Secrets hold
+   * them.
    */
-  public static String[] awsKeys(String file, String profile, String what)
+  public static AwsKeys awsKeys(String file, String profile, String what)
       throws InvalidResourceException {
     Map<String, String> values = new HashMap<>();
     String section = "default";
@@ -72,6 +74,6 @@ public final class Secrets {
               + profile
               + "]");
     }
-    return new String[] {access, secret};
+    return new AwsKeys(access, secret, values.get("aws_session_token"));
   }
 }

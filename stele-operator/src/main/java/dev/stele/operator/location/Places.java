@@ -6,6 +6,7 @@ import dev.stele.k8s.api.InvalidResourceException;
 import dev.stele.k8s.api.Provider;
 import dev.stele.operator.kube.Secrets;
 import dev.stele.operator.store.Place;
+import dev.stele.s3.AwsKeys;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.ArrayList;
 import java.util.List;
@@ -44,8 +45,7 @@ public final class Places {
       throw new InvalidResourceException("spec.objectStorage.bucket is required");
     }
     String ns = bsl.getMetadata().getNamespace();
-    String access = null;
-    String secret = null;
+    AwsKeys keys = null;
     if (spec.credential != null) {
       String what = "spec.credential (Secret " + spec.credential.getName() + ")";
       String file = Secrets.read(client, ns, spec.credential, what);
@@ -55,9 +55,7 @@ public final class Places {
       }
       String profile =
           spec.config == null ? "default" : spec.config.getOrDefault("profile", "default");
-      String[] keys = Secrets.awsKeys(file, profile, what);
-      access = keys[0];
-      secret = keys[1];
+      keys = Secrets.awsKeys(file, profile, what);
     }
     String ca = null;
     if (spec.objectStorage.caCertRef != null) {
@@ -73,7 +71,6 @@ public final class Places {
     while (prefix.endsWith("/")) {
       prefix = prefix.substring(0, prefix.length() - 1);
     }
-    return new Place(
-        spec.provider, spec.objectStorage.bucket, prefix, spec.config, access, secret, ca);
+    return new Place(spec.provider, spec.objectStorage.bucket, prefix, spec.config, keys, ca);
   }
 }

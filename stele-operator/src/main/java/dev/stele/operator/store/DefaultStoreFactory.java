@@ -66,7 +66,7 @@ public final class DefaultStoreFactory implements StoreFactory {
   /**
    * The S3 location of {@code path}: the location's Velero-style settings ({@code s3Url}, {@code
    * region}, {@code s3ForcePathStyle}) and its Secrets, given to {@link S3Location#withOptions} by
-   * the names the command line uses.
+   * the names the command line uses; its keys as they are.
    */
   static S3Location s3(Place place, String path) throws IOException {
     var config = place.config();
@@ -74,15 +74,14 @@ public final class DefaultStoreFactory implements StoreFactory {
     putIfPresent(options, "endpoint", config.get("s3Url"));
     putIfPresent(options, "region", config.get("region"));
     putIfPresent(options, "path-style", config.get("s3ForcePathStyle"));
-    putIfPresent(options, "access-key", place.accessKey());
-    putIfPresent(options, "secret-key", place.secretKey());
     if (place.caCertPem() != null) {
       Path pem = Files.createTempFile("stele-ca-", ".pem");
       pem.toFile().deleteOnExit();
       Files.writeString(pem, place.caCertPem(), StandardCharsets.UTF_8);
       options.put("ca-cert", pem.toString());
     }
-    return S3Location.of(place.bucket(), path).withOptions(options);
+    S3Location location = S3Location.of(place.bucket(), path).withOptions(options);
+    return place.keys() == null ? location : location.withKeys(place.keys());
   }
 
   private static void putIfPresent(

@@ -1,7 +1,9 @@
 package dev.stele.operator.store;
 
+import dev.stele.s3.AwsKeys;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@code BackupStorageLocation} with its Secrets resolved: everything a {@link StoreFactory}
@@ -11,8 +13,7 @@ import java.util.Objects;
  * @param bucket the bucket (for {@code filesystem}, a directory under {@code config.path})
  * @param prefix the key prefix, possibly empty
  * @param config the location's provider settings
- * @param accessKey null for the SDK's default chain
- * @param secretKey the secret for {@code accessKey}
+ * @param keys the keys of {@code spec.credential}, or null for the SDK's default chain
  * @param caCertPem PEM certificates to trust, or null
  */
 public record Place(
@@ -20,9 +21,8 @@ public record Place(
     String bucket,
     String prefix,
     Map<String, String> config,
-    String accessKey,
-    String secretKey,
-    String caCertPem) {
+    @Nullable AwsKeys keys,
+    @Nullable String caCertPem) {
 
   public Place {
     Objects.requireNonNull(provider, "provider");

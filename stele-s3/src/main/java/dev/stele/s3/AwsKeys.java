@@ -1,0 +1,20 @@
+package dev.stele.s3;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An access key and its secret, with the session token of temporary keys (STS, SSO), else null:
+ * what a request is signed with. {@link #toString()} shows the access key only.
+ */
+public record AwsKeys(String accessKey, String secretKey, @Nullable String sessionToken) {
+  public AwsKeys {
+    if (accessKey == null || secretKey == null) {
+      throw new IllegalArgumentException("give both an access key and its secret, or neither");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "AwsKeys[" + accessKey + "]";
+  }
+}
