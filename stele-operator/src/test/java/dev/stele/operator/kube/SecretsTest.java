@@ -35,6 +35,13 @@ class SecretsTest {
   }
 
   @Test
+  void anEmptySessionTokenLineIsNone() throws InvalidResourceException {
+    String file = "[default]\naws_access_key_id=AK\naws_secret_access_key=SK\naws_session_token=\n";
+
+    assertThat(Secrets.awsKeys(file, "default", "spec.credential").sessionToken()).isNull();
+  }
+
+  @Test
   void aProfileWithoutBothKeysIsOneClearLine() {
     assertThatThrownBy(() -> Secrets.awsKeys(FILE, "missing", "spec.credential (Secret c)"))
         .isInstanceOf(InvalidResourceException.class)
