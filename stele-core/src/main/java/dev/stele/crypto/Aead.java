@@ -95,6 +95,25 @@ public final class Aead {
    */
   public static int open(byte[] key, byte[] aad, byte[] sealed, int off, int len, byte[] out)
       throws AEADBadTagException {
+    return open(key, aad, sealed, off, len, out, 0);
+  }
+
+  /**
+   * Opens {@code buf[off, off+len)} where it lies: on return the plaintext is in {@code buf[off +
+   * IV_BYTES, off + IV_BYTES + n)}, n returned, and the ciphertext is gone. For a reader whose
+   * buffer holds each message once and keeps nothing, so that it needs no second buffer of the
+   * message's size. On a failed tag nothing is decrypted.
+   *
+   * @throws AEADBadTagException as {@link #open(byte[], byte[], byte[], int, int, byte[])}
+   */
+  public static int openInPlace(byte[] key, byte[] aad, byte[] buf, int off, int len)
+      throws AEADBadTagException {
+    return open(key, aad, buf, off, len, buf, off + IV_BYTES);
+  }
+
+  private static int open(
+      byte[] key, byte[] aad, byte[] sealed, int off, int len, byte[] out, int outOff)
+      throws AEADBadTagException {
     if (len < OVERHEAD) {
       throw new AEADBadTagException("sealed message too short: " + len + " bytes");
     }
@@ -106,7 +125,7 @@ public final class Aead {
       throw new AEADBadTagException("authentication tag mismatch");
     }
     int n = body - IV_BYTES;
-    ctr(subkeys.enc, sealed, off, sealed, off + IV_BYTES, n, out, 0);
+    ctr(subkeys.enc, sealed, off, sealed, off + IV_BYTES, n, out, outOff);
     return n;
   }
 

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.Arrays;
 import javax.crypto.AEADBadTagException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Seals one chunk for a pack with {@link dev.stele.crypto.Aead} ({@code iv[16] ‖ ciphertext ‖
@@ -69,33 +70,40 @@ final class ChunkCodec {
   /**
    * Checks the sealed chunk in {@code buf[off, off+entry.length)} as {@link #open} does, every step
    * of it, and that its content hashes to its id, which a writer that sealed the wrong bytes under
-   * an id would break and authentication cannot see. Into buffers this thread reuses: a reader that
-   * keeps nothing allocates nothing per chunk.
+   * an id would break and authentication cannot see. Decrypts in {@code buf}, whose chunk bytes are
+   * gone afterwards, and decompresses into a buffer this thread reuses: a reader that keeps nothing
+   * allocates nothing per chunk and holds one chunk-sized buffer besides its own.
    */
   void check(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
-    byte[] raw = openReused(pack, entry, buf, off);
+    byte[] raw = SCRATCH.get().raw(entry.rawLength());
+    open(pack, entry, buf, off, null, raw);
     if (!MessageDigest.isEqual(key.chunkId(raw, 0, entry.rawLength()), entry.id().bytes())) {
       throw new CorruptBlobException(where(pack, entry), "content does not match its id");
     }
   }
 
-  private void open(String pack, PackEntry entry, byte[] buf, int off, byte[] framed, byte[] out)
+  /**
+   * Opens the chunk in {@code buf[off, off+entry.length)} into {@code out}: decrypted into {@code
+   * framed}, or where it lies if that is null, then decompressed.
+   */
+  private void open(
+      String pack, PackEntry entry, byte[] buf, int off, byte @Nullable [] framed, byte[] out)
       throws IOException {
     String where = where(pack, entry);
     if (off < 0 || (long) off + entry.length() > buf.length) {
       throw new CorruptBlobException(
           pack, "shorter than its entries (chunk " + entry.id().shortHex() + ")");
     }
+    byte[] chunkKey = key.chunkKey(entry.id().bytes());
+    byte[] aad = aad(entry.id(), entry.type());
     try {
-      int n =
-          Aead.open(
-              key.chunkKey(entry.id().bytes()),
-              aad(entry.id(), entry.type()),
-              buf,
-              off,
-              entry.length(),
-              framed);
-      Compression.unframe(framed, n, entry.rawLength(), where, out);
+      if (framed == null) {
+        int n = Aead.openInPlace(chunkKey, aad, buf, off, entry.length());
+        Compression.unframe(buf, off + Aead.IV_BYTES, n, entry.rawLength(), where, out);
+      } else {
+        int n = Aead.open(chunkKey, aad, buf, off, entry.length(), framed);
+        Compression.unframe(framed, n, entry.rawLength(), where, out);
+      }
     } catch (AEADBadTagException e) {
       throw new CorruptBlobException(where, "chunk fails authentication");
     }
@@ -134,13 +142,21 @@ final class ChunkCodec {
     }
   }
 
+  /** Beyond this, reused buffers grow in steps of this many bytes rather than by doubling. */
+  private static final int STEP = 256 << 10;
+
   /**
-   * The size a reused buffer grows to for {@code length} bytes: the next power of two, so that
-   * chunks of rising sizes cost a few allocations per thread rather than one each (a 4 MiB chunk
-   * still fits a 4 MiB buffer).
+   * The size a reused buffer grows to for {@code length} bytes: the next power of two up to {@value
+   * #STEP} bytes, then the next multiple of it, so that chunks of rising sizes cost a few
+   * allocations per thread rather than one each, and the largest chunk (4 MiB and a few bytes of
+   * framing when sealed) takes 4.25 MiB, not 8.
    */
   static int grown(int length) {
-    return length <= 1 ? 1 : Math.max(length, Integer.highestOneBit(length - 1) << 1);
+    if (length <= STEP) {
+      return length <= 1 ? 1 : Math.max(length, Integer.highestOneBit(length - 1) << 1);
+    }
+    long stepped = ((long) length + STEP - 1) / STEP * STEP;
+    return (int) Math.min(stepped, Integer.MAX_VALUE);
   }
 
   private static final ThreadLocal<Scratch> SCRATCH = ThreadLocal.withInitial(Scratch::new);

@@ -100,22 +100,28 @@ final class Compression {
    */
   static void unframe(byte[] framed, int length, int rawLength, String where, byte[] out)
       throws IOException {
+    unframe(framed, 0, length, rawLength, where, out);
+  }
+
+  /** {@link #unframe(byte[], int, int, String, byte[])} of {@code framed[off, off+length)}. */
+  static void unframe(byte[] framed, int off, int length, int rawLength, String where, byte[] out)
+      throws IOException {
     if (length == 0) {
       throw new CorruptBlobException(where, "empty payload");
     }
-    if (framed[0] == NONE) {
+    if (framed[off] == NONE) {
       if (length - 1 != rawLength) {
         throw new CorruptBlobException(where, "length mismatch");
       }
-      System.arraycopy(framed, 1, out, 0, rawLength);
+      System.arraycopy(framed, off + 1, out, 0, rawLength);
       return;
     }
-    if (framed[0] != ZSTD) {
-      throw new CorruptBlobException(where, "unknown compression " + framed[0]);
+    if (framed[off] != ZSTD) {
+      throw new CorruptBlobException(where, "unknown compression " + framed[off]);
     }
     int n;
     try {
-      n = DECOMPRESSORS.get().decompressByteArray(out, 0, rawLength, framed, 1, length - 1);
+      n = DECOMPRESSORS.get().decompressByteArray(out, 0, rawLength, framed, off + 1, length - 1);
     } catch (ZstdException e) {
       throw new CorruptBlobException(where, "zstd payload does not decompress: " + e.getMessage());
     }

@@ -38,6 +38,53 @@ class AeadTest {
   }
 
   @Test
+  void openingInPlaceLeavesThePlaintextWhereTheCiphertextWasAndNothingElseTouched()
+      throws Exception {
+    for (int len : new int[] {0, 1, 16385, 1 << 20}) {
+      byte[] plaintext = new byte[len];
+      new Random(len).nextBytes(plaintext);
+      byte[] sealed = Aead.seal(key, aad, plaintext);
+      byte[] buf = new byte[5 + sealed.length + 5];
+      Arrays.fill(buf, (byte) 7);
+      System.arraycopy(sealed, 0, buf, 5, sealed.length);
+
+      int n = Aead.openInPlace(key, aad, buf, 5, sealed.length);
+
+      int from = 5 + Aead.IV_BYTES;
+      assertThat(n).isEqualTo(len);
+      assertThat(Arrays.copyOfRange(buf, from, from + n)).as("length %d", len).isEqualTo(plaintext);
+      assertThat(Arrays.copyOfRange(buf, 0, 5)).containsOnly(7);
+      assertThat(Arrays.copyOfRange(buf, 5 + sealed.length, buf.length)).containsOnly(7);
+    }
+  }
+
+  @Test
+  void theJdksCtrGivesTheSameStreamInPlace() {
+    byte[] encKey = Arrays.copyOf(key, 32);
+    byte[] iv = new byte[Aead.IV_BYTES];
+    byte[] data = new byte[3 * 16384 + 7];
+    new Random(3).nextBytes(data);
+    byte[] apart = new byte[data.length];
+    Aead.jdkCtr(encKey, iv, 0, data, 0, data.length, apart, 0);
+
+    byte[] buf = data.clone();
+    Aead.jdkCtr(encKey, iv, 0, buf, 0, buf.length, buf, 0);
+
+    assertThat(buf).isEqualTo(apart);
+  }
+
+  @Test
+  void aMessageThatFailsItsTagIsNotOpenedInPlace() {
+    byte[] sealed = Aead.seal(key, aad, new byte[1000]);
+    sealed[Aead.IV_BYTES + 10] ^= 1;
+    byte[] before = sealed.clone();
+
+    assertThatThrownBy(() -> Aead.openInPlace(key, aad, sealed, 0, sealed.length))
+        .isInstanceOf(AEADBadTagException.class);
+    assertThat(sealed).isEqualTo(before);
+  }
+
+  @Test
   void anAlteredByteAfterTheFirstSliceFailsToOpen() {
     byte[] sealed = Aead.seal(key, aad, new byte[100_000]);
     sealed[Aead.IV_BYTES + 50_000] ^= 1;
