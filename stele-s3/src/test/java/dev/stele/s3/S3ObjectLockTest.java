@@ -19,6 +19,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -192,6 +195,45 @@ class S3ObjectLockTest {
                       "dropped", new byte[] {1}, Retention.of(Mode.COMPLIANCE, inAMinute())))
           .isInstanceOf(IOException.class)
           .hasMessageContaining("did not keep the retention");
+    }
+  }
+
+  /**
+   * A create reads its version's retention back while it lists the key's versions, not after: the
+   * listing is held here until the read-back has been sent, which a create doing one after the
+   * other would never do.
+   */
+  @Test
+  void theRetentionReadBackRunsBesideTheVersionListing() throws Exception {
+    CountDownLatch readBackSent = new CountDownLatch(1);
+    AtomicBoolean armed = new AtomicBoolean();
+    AtomicBoolean overlapped = new AtomicBoolean();
+    S3Http.Tap holdListing =
+        new S3Http.Tap() {
+          @Override
+          public S3Http.Request sending(S3Http.Request request) {
+            if (armed.get() && request.operation().equals("GetObjectRetention")) {
+              readBackSent.countDown();
+            }
+            if (armed.get() && request.operation().equals("ListObjectVersions")) {
+              try {
+                overlapped.set(readBackSent.await(20, TimeUnit.SECONDS));
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return request;
+          }
+        };
+    Retention asked = Retention.of(Mode.GOVERNANCE, inAMinute());
+    try (S3BlobStore store =
+        TestBuckets.store(bucket, S3Options.defaults(), List.of(holdListing))) {
+      armed.set(true);
+      store.create("read-back", new byte[] {1, 2}, asked);
+      armed.set(false);
+
+      assertThat(overlapped).as("the read-back was sent while the listing waited").isTrue();
+      assertThat(store.retention("read-back")).isEqualTo(asked);
     }
   }
 
