@@ -16,10 +16,12 @@ Usage:
     gen-dataset.py --mutate DIR [--seed 2]         mutate DIR in place (~5% of files)
 
 Only the standard library is used.  Output is deterministic for a given seed,
-size and set of files under /usr (installing packages changes the /usr picks).
+size and set of files under /usr (installing packages changes the /usr picks; the
+summary's fingerprint of paths and sizes tells two such sets apart).
 """
 
 import argparse
+import hashlib
 import math
 import os
 import random
@@ -346,6 +348,7 @@ def generate(out, size, seed):
         print(f"  {cat:26s} {n:7d} files {human(b):>11s} {100.0 * b / max(1, total):5.1f}%")
     print(f"  {'total':26s} {len(g.files):7d} files {human(total):>11s}  ({total} bytes, {ndirs} dirs)")
     print(f"  generated in {time.monotonic() - t0:.1f} s")
+    print(f"  fingerprint {fingerprint(out)} (paths and sizes)")
 
 
 # ---------------------------------------------------------------- mutation
@@ -359,6 +362,23 @@ def walk_files(root):
             out.append(rel)
     out.sort()
     return out
+
+
+def fingerprint(root):
+    """16 hex digits of SHA-256 over the sorted relative paths and sizes of every file under root.
+
+    The /usr picks depend on the machine's packages, so two sets of the same size and seed can
+    differ; their reports then show different fingerprints.
+    """
+    entries = []
+    for d, _, names in os.walk(root):
+        for n in names:
+            path = os.path.join(d, n)
+            entries.append((os.path.relpath(path, root), os.lstat(path).st_size))
+    h = hashlib.sha256()
+    for rel, size in sorted(entries):
+        h.update(f"{rel}\0{size}\n".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()[:16]
 
 
 def mutate(root, seed):
@@ -454,6 +474,7 @@ def mutate(root, seed):
         print(f"  {k:16s} {v:6d}")
     print(f"  new bytes        {human(new_bytes)} ({new_bytes} bytes)")
     print(f"  mutated in {time.monotonic() - t0:.1f} s")
+    print(f"  fingerprint {fingerprint(root)} (paths and sizes)")
 
 
 def main():
