@@ -368,7 +368,10 @@ public final class Repository implements Closeable {
     return codec.openReused(pack, entry, buf, off);
   }
 
-  /** Checks a chunk as {@link #openChunk} opens it, keeping nothing. */
+  /**
+   * Checks a chunk as {@link #openChunk} opens it, keeping nothing; decrypts where it lies, so the
+   * chunk's bytes in {@code buf} are gone afterwards.
+   */
   void checkChunk(String pack, PackEntry entry, byte[] buf, int off) throws IOException {
     codec.check(pack, entry, buf, off);
   }
