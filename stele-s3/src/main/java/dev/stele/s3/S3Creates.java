@@ -1,11 +1,11 @@
 package dev.stele.s3;
 
+import dev.stele.blob.Aside;
 import dev.stele.blob.BlobExistsException;
 import dev.stele.blob.BlobNotFoundException;
 import dev.stele.blob.Retention;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -15,10 +15,6 @@ import java.util.Comparator;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -54,18 +50,6 @@ import org.jspecify.annotations.Nullable;
  * <p>Concurrency: stateless apart from the client; safe for many threads.
  */
 final class S3Creates {
-  /**
-   * Threads that read a new version's retention back while its creator lists the key's versions; as
-   * many as creates run at once, gone after a minute idle, never keeping the JVM up.
-   */
-  private static final ExecutorService READ_BACKS =
-      Executors.newCachedThreadPool(
-          task -> {
-            Thread t = new Thread(task, "stele-s3-read-back");
-            t.setDaemon(true);
-            return t;
-          });
-
   private final S3Api api;
   private final S3Location location;
   private final BucketConfig config;
@@ -145,27 +129,22 @@ final class S3Creates {
     }
     // The retention of a version sent with its lock headers is read back beside the version
     // listing: two reads of what the PUT left, independent of each other, in one round trip's time.
-    @Nullable Future<Retention> readBack = null;
+    // (A create that fails its race check leaves the read to end on its own: nothing waits on it.)
+    @Nullable Aside<Retention> readBack = null;
     if (!retention.isNone() && !multipart && ours && config.versioned()) {
       String version = versionId;
-      readBack = READ_BACKS.submit(() -> verifyRetention(name, key, version, retention));
+      readBack =
+          Aside.start("stele-s3-read-back", () -> verifyRetention(name, key, version, retention));
     }
     // Only a version known to be the key's oldest may stand for the original in later checks.
     boolean original = !config.versioned();
     if (ours && versionId != null && config.versioned()) {
-      try {
-        original = checkFirst(name, key, versionId);
-      } catch (IOException e) {
-        if (readBack != null) {
-          readBack.cancel(true); // a read, and the create has failed: nothing waits on it
-        }
-        throw e;
-      }
+      original = checkFirst(name, key, versionId);
     }
     if (!retention.isNone()) {
       Retention verified;
       if (readBack != null) {
-        verified = await(readBack);
+        verified = readBack.get();
       } else if (multipart || !ours) {
         // Lock headers were not sent with the object (multipart), or we cannot tell whether the
         // attempt that landed carried them: set retention on the version now (extend-only).
@@ -182,25 +161,6 @@ final class S3Creates {
       if (original) {
         known.remember(name, versionId, verified);
       }
-    }
-  }
-
-  /** The result of a read-back on {@link #READ_BACKS}, its failure as the create's own. */
-  private static Retention await(Future<Retention> readBack) throws IOException {
-    try {
-      return readBack.get();
-    } catch (InterruptedException e) {
-      readBack.cancel(true);
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException("create interrupted");
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof IOException io) {
-        throw io;
-      }
-      if (e.getCause() instanceof RuntimeException r) {
-        throw r;
-      }
-      throw new IllegalStateException("reading retention back failed", e.getCause());
     }
   }
 
