@@ -156,23 +156,10 @@ public final class Main implements Callable<Integer> {
         debug ? Level.DEBUG : verbose ? Level.INFO : Level.WARN,
         "json".equalsIgnoreCase(logFormat));
     CommandLine cli = commandLine(env, args);
-    cli.setExecutionStrategy(
-        parsed -> {
-          preparation.join();
-          return new CommandLine.RunLast().execute(parsed);
-        });
-    cli.setExecutionExceptionHandler((e, line, parsed) -> fail(env, e, debug));
-    cli.setParameterExceptionHandler(
-        (e, rest) -> {
-          env.err()
-              .println(
-                  "stele: "
-                      + e.getMessage()
-                      + " (see '"
-                      + e.getCommandLine().getCommandSpec().qualifiedName()
-                      + " --help')");
-          return ExitCode.USAGE;
-        });
+    Handlers handlers = new Handlers(preparation, env, debug);
+    cli.setExecutionStrategy(handlers);
+    cli.setExecutionExceptionHandler(handlers);
+    cli.setParameterExceptionHandler(handlers);
     try {
       return cli.execute(args);
     } finally {
@@ -192,7 +179,9 @@ public final class Main implements Callable<Integer> {
   static CommandLine commandLine(CliEnvironment env, String... args) {
     CommandLine cli = new CommandLine(new Main(env));
     Map<String, Class<?>> branches = subcommands(args);
-    branches.values().forEach(cli::addSubcommand);
+    for (Class<?> branch : branches.values()) {
+      cli.addSubcommand(branch);
+    }
     CommandLine restore = cli.getSubcommands().get("restore");
     List<String> options = optionsBeforeEnd(args);
     boolean help = options.contains("--help") || options.contains("-h");
@@ -200,7 +189,9 @@ public final class Main implements Callable<Integer> {
         && (branches.size() > 1
             || help
             || RESTORE_CLUSTER_COMMANDS.containsKey(secondWord(args)))) {
-      RESTORE_CLUSTER_COMMANDS.values().forEach(restore::addSubcommand);
+      for (Class<?> command : RESTORE_CLUSTER_COMMANDS.values()) {
+        restore.addSubcommand(command);
+      }
     }
     cli.setOut(env.out());
     cli.setErr(env.err());
@@ -214,7 +205,9 @@ public final class Main implements Callable<Integer> {
     if (command.getCommandSpec().optionsMap().get("--help") == null) {
       command.getCommandSpec().mixinStandardHelpOptions(true);
     }
-    command.getSubcommands().values().forEach(Main::withHelp);
+    for (CommandLine subcommand : command.getSubcommands().values()) {
+      withHelp(subcommand);
+    }
   }
 
   @Override
@@ -223,14 +216,48 @@ public final class Main implements Callable<Integer> {
     return ExitCode.USAGE;
   }
 
-  private static int fail(CliEnvironment env, Exception e, boolean debug) {
-    Failures.Outcome outcome = Failures.classify(e);
-    env.out().flush();
-    env.err().println("stele: " + outcome.message());
-    if (debug) {
-      e.printStackTrace(env.err());
+  /**
+   * What a run does around its command: waits for its {@link Preparation}, then runs it; turns a
+   * failure into one line and an exit code; answers a usage error with one line and where help is.
+   *
+   * <p>A class, not three lambdas, and the loops in {@link #commandLine} are loops, not method
+   * references, for start-up: a lambda typed by a picocli interface makes the JDK 17 archive dump
+   * link picocli's classes (Java 5's class-file format), and the dump then leaves them out of the
+   * class-data-sharing archive, {@code CommandLine} among them ({@code ClassDataSharingIT}).
+   */
+  private record Handlers(Preparation preparation, CliEnvironment env, boolean debug)
+      implements CommandLine.IExecutionStrategy,
+          CommandLine.IExecutionExceptionHandler,
+          CommandLine.IParameterExceptionHandler {
+    @Override
+    public int execute(CommandLine.ParseResult parsed) {
+      preparation.join();
+      return new CommandLine.RunLast().execute(parsed);
     }
-    return outcome.exitCode();
+
+    @Override
+    public int handleExecutionException(
+        Exception e, CommandLine line, CommandLine.ParseResult parsed) {
+      Failures.Outcome outcome = Failures.classify(e);
+      env.out().flush();
+      env.err().println("stele: " + outcome.message());
+      if (debug) {
+        e.printStackTrace(env.err());
+      }
+      return outcome.exitCode();
+    }
+
+    @Override
+    public int handleParseException(CommandLine.ParameterException e, String[] args) {
+      env.err()
+          .println(
+              "stele: "
+                  + e.getMessage()
+                  + " (see '"
+                  + e.getCommandLine().getCommandSpec().qualifiedName()
+                  + " --help')");
+      return ExitCode.USAGE;
+    }
   }
 
   private static Map<String, Class<?>> subcommands(String[] args) {

@@ -190,6 +190,31 @@ class ShortClassPathIT {
     assertThat(s3.archive()).isEqualTo("stele-s3.jsa");
   }
 
+  /**
+   * picocli's classes come from each kind of command's archive, {@code CommandLine} among them:
+   * they are Java 5 class files, which the archive dump leaves out once it has had to link them, as
+   * it does for a lambda typed by one of their interfaces ({@code Main.Handlers}).
+   */
+  @Test
+  void picocliComesFromTheArchive() throws Exception {
+    Map<String, String> classLog =
+        Map.of("STELE_JAVA_OPTS", StartLog.OPTIONS + " -Xlog:class+load=info:stderr");
+    String kubeconfig = tmp.resolve("none").toString();
+    for (List<String> args :
+        List.of(
+            List.of("--version"),
+            List.of("snapshot", "list"),
+            List.of("backup", "get", "--kubeconfig", kubeconfig))) {
+      Run run = launch(classLog, args.toArray(String[]::new));
+      List<String> picocli =
+          run.err().lines().filter(l -> l.contains("[class,load] picocli.")).toList();
+      assertThat(picocli).as("%s", args).anyMatch(l -> l.contains(" picocli.CommandLine source:"));
+      assertThat(picocli)
+          .as("%s: picocli's classes from the %s archive", args, run.archive())
+          .allMatch(l -> l.endsWith(" source: shared objects file"));
+    }
+  }
+
   /** The lines of {@code err} that are Stele's own, after the JVM's settings listing. */
   private static List<String> stele(String err) {
     return err.lines().filter(l -> l.startsWith("stele:")).toList();
