@@ -20,6 +20,7 @@ open module dev.stele.cli {
   requires kubernetes.model.apps;
   requires kubernetes.model.rbac;
   requires org.slf4j;
+  requires org.snakeyaml.engine.v2; // where a kubeconfig's YAML breaks (KubeConfigs)
 
   uses dev.stele.cli.BlobStoreProvider;
 

@@ -1,15 +1,24 @@
 package dev.stele.cli.cluster;
 
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.cli.CliEnvironment;
 import dev.stele.cli.CliException;
+import dev.stele.cli.ExitCode;
 import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.jspecify.annotations.Nullable;
+import org.snakeyaml.engine.v2.exceptions.MarkedYamlEngineException;
 
 /**
  * Finds the cluster as kubectl does, and says where it found it: {@code --kubeconfig}; else the
@@ -70,7 +79,79 @@ final class KubeConfigs {
             : "the in-cluster service account");
   }
 
+  /**
+   * Reads a kubeconfig as {@code Config.fromKubeconfig} does, with one difference: fabric8's own
+   * read goes through its shared parser, which first scans the class path and registers each of its
+   * ~550 model classes for reading resources by kind, about 0.1 s of every cluster command's start.
+   * A kubeconfig has no such part, so it is bound with a parser that skips the scan. What that read
+   * does after the parse is done here too: each context, cluster and user names its file (under
+   * fabric8's keys), so that relative paths in it (certificates, keys, token files, exec commands)
+   * resolve against the kubeconfig's directory, as kubectl resolves them ({@code
+   * ClusterConnectionTest} checks one). Content that is not a kubeconfig is one line naming the
+   * file.
+   */
   private static Found kubeconfig(Path file, @Nullable String context) {
-    return new Found(Config.fromKubeconfig(context, file.toFile()), "kubeconfig " + file);
+    String source = "kubeconfig " + file;
+    io.fabric8.kubernetes.api.model.Config parsed;
+    try {
+      parsed =
+          KUBECONFIG.unmarshal(
+              Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (RuntimeException e) {
+      throw new CliException(ExitCode.USAGE, source + " is not a kubeconfig: " + reason(e), e);
+    }
+    if (parsed == null) {
+      throw CliException.usage(source + " is empty");
+    }
+    File named = file.toFile();
+    each(parsed.getContexts(), c -> c.getAdditionalProperties().put(CONTEXT_FILE, named));
+    each(parsed.getClusters(), c -> c.getAdditionalProperties().put(CLUSTER_FILE, named));
+    each(parsed.getUsers(), u -> u.getAdditionalProperties().put(USER_FILE, named));
+    Config config = Config.empty();
+    KubeConfigUtils.merge(config, context, parsed);
+    return new Found(config, source);
+  }
+
+  private static final KubernetesSerialization KUBECONFIG =
+      new KubernetesSerialization(new ObjectMapper(), false);
+
+  // The keys under which fabric8's KubeConfigUtils.parseConfig records each entry's file.
+  private static final String CONTEXT_FILE = "KUBERNETES_CONFIG_CONTEXT_FILE_KEY";
+  private static final String CLUSTER_FILE = "KUBERNETES_CONFIG_CLUSTER_FILE_KEY";
+  private static final String USER_FILE = "KUBERNETES_CONFIG_AUTH_INFO_FILE_KEY";
+
+  private static <T> void each(@Nullable List<T> entries, Consumer<T> action) {
+    if (entries != null) {
+      entries.forEach(action);
+    }
+  }
+
+  /**
+   * Why a kubeconfig did not parse, in one line: where its YAML breaks, or which field is wrong.
+   */
+  private static String reason(Exception e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof MarkedYamlEngineException yaml) {
+        return yaml.getProblem()
+            + yaml.getProblemMark().map(m -> " (line " + (m.getLine() + 1) + ")").orElse("");
+      }
+      if (t instanceof JsonMappingException json) {
+        StringBuilder path = new StringBuilder();
+        for (JsonMappingException.Reference r : json.getPath()) {
+          if (r.getFieldName() != null) {
+            path.append(path.isEmpty() ? "" : ".").append(r.getFieldName());
+          } else {
+            path.append('[').append(r.getIndex()).append(']');
+          }
+        }
+        return path.isEmpty()
+            ? "it is not a mapping of clusters, contexts and users"
+            : "unexpected value at " + path;
+      }
+    }
+    String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    return message.lines().findFirst().orElse("").strip();
   }
 }

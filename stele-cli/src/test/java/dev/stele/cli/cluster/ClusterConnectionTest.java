@@ -6,10 +6,14 @@ import dev.stele.cli.Cli;
 import dev.stele.cli.ExitCode;
 import dev.stele.k8s.api.Backup;
 import dev.stele.k8s.api.RunPhase;
+import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -85,6 +89,69 @@ class ClusterConnectionTest {
     assertThat(run.exitCode()).isEqualTo(ExitCode.NOT_FOUND);
     assertThat(run.errorLines())
         .containsExactly("stele: " + dir.resolve("nope") + ": no such kubeconfig file");
+  }
+
+  @Test
+  void aKubeconfigIsReadAsFabric8ReadsItWithRelativePathsFromItsDirectory() throws IOException {
+    Path file = dir.resolve("sub/cluster.kubeconfig");
+    Files.createDirectories(file.getParent());
+    Files.writeString(
+        file,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters:
+        - name: c
+          cluster: {server: 'https://10.0.0.1:6443', certificate-authority: ca.crt}
+        users:
+        - name: u
+          user: {client-certificate: certs/u.crt, client-key: certs/u.key, token: t0k}
+        contexts:
+        - name: x
+          context: {cluster: c, user: u, namespace: team}
+        current-context: x
+        """);
+
+    Config ours = KubeConfigs.find(Cli.environment(), file, null).config();
+    Config theirs = Config.fromKubeconfig(null, file.toFile());
+
+    Path sub = file.getParent();
+    assertThat(ours.getCaCertFile()).isEqualTo(sub.resolve("ca.crt").toString());
+    assertThat(ours.getClientCertFile()).isEqualTo(sub.resolve("certs/u.crt").toString());
+    assertThat(ours.getClientKeyFile()).isEqualTo(sub.resolve("certs/u.key").toString());
+    for (Config config : List.of(ours, theirs)) {
+      assertThat(config.getMasterUrl()).isEqualTo("https://10.0.0.1:6443/");
+      assertThat(config.getNamespace()).isEqualTo("team");
+      assertThat(config.getAutoOAuthToken()).isEqualTo("t0k");
+      assertThat(config.getCurrentContext().getName()).isEqualTo("x");
+    }
+    assertThat(ours.getCaCertFile()).isEqualTo(theirs.getCaCertFile());
+    assertThat(ours.getClientCertFile()).isEqualTo(theirs.getClientCertFile());
+    assertThat(ours.getClientKeyFile()).isEqualTo(theirs.getClientKeyFile());
+  }
+
+  @Test
+  void aKubeconfigThatDoesNotParseIsOneLineNamingTheFileAndWhy() throws IOException {
+    Map<String, String> reasons =
+        Map.of(
+            "clusters: [\n",
+            "expected the node content, but found '<stream end>' (line 2)",
+            "hello\n",
+            "it is not a mapping of clusters, contexts and users",
+            "clusters:\n- name: c\n  cluster: {server: [1]}\n",
+            "unexpected value at clusters[0].cluster.server");
+    for (Map.Entry<String, String> bad : reasons.entrySet()) {
+      Path file = Files.writeString(dir.resolve("bad.kubeconfig"), bad.getKey());
+
+      Cli.Run run = k8s.cli.run("backup", "get", "--kubeconfig", file.toString());
+
+      assertThat(run.exitCode()).isEqualTo(ExitCode.USAGE);
+      assertThat(run.errorLines())
+          .containsExactly("stele: kubeconfig " + file + " is not a kubeconfig: " + bad.getValue());
+    }
+    Path empty = Files.writeString(dir.resolve("empty.kubeconfig"), "");
+    assertThat(k8s.cli.run("backup", "get", "--kubeconfig", empty.toString()).errorLines())
+        .containsExactly("stele: kubeconfig " + empty + " is empty");
   }
 
   @Test
