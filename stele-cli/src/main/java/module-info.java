@@ -14,7 +14,7 @@ open module dev.stele.cli {
   requires com.fasterxml.jackson.databind;
   requires info.picocli;
   requires java.net.http;
-  requires jdk.httpserver; // LockBucketImitation, for the class-data-sharing training
+  requires jdk.httpserver; // the class-data-sharing training's imitations of S3 and an API server
   requires kubernetes.client.api;
   requires kubernetes.httpclient.jdk;
   requires kubernetes.model.apps;

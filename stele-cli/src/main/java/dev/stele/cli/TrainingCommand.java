@@ -1,6 +1,11 @@
 package dev.stele.cli;
 
+import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -24,10 +29,10 @@ import picocli.CommandLine.Option;
  *       an imitation of a lock bucket on loopback ({@link LockBucketImitation}), which loads the S3
  *       client's whole request and response path. For a repository named by a URL.
  *   <li>{@code --archive cluster}: the whole command tree (help), the demo (the node agent backs up
- *       with the same engine), and {@code backup get} against a cluster at a closed loopback port,
- *       which loads the Kubernetes client's classes. For the cluster commands, the operator, the
- *       node agent, the server and help; the long-lived ones load the S3 client from its jar once,
- *       where they use it.
+ *       with the same engine), and {@code backup get} against an imitation of an API server and
+ *       against a closed port, which loads the Kubernetes client's classes. For the cluster
+ *       commands, the operator, the node agent, the server and help; the long-lived ones load the
+ *       S3 client from its jar once, where they use it.
  * </ul>
  */
 @Command(name = "class-data-training", hidden = true)
@@ -61,8 +66,7 @@ final class TrainingCommand extends SteleCommand {
         case S3 -> s3Commands(env(), dir);
         case CLUSTER -> {
           int code = demo(dir);
-          clusterCommand();
-          yield code;
+          yield code | clusterCommands(env(), dir);
         }
       };
     } finally {
@@ -87,25 +91,59 @@ final class TrainingCommand extends SteleCommand {
     return code;
   }
 
-  /** {@code backup get} against a cluster at a closed port: it fails, having built its client. */
-  private void clusterCommand() throws IOException {
-    Path kubeconfig = Files.createTempFile("stele-training-", ".kubeconfig");
+  /**
+   * {@code backup get} against an imitation of an API server on loopback that lists one Backup,
+   * which takes the Kubernetes client through its whole request and response path (without one, the
+   * JDK's HTTP client came from the module image at each start, some 150 classes), then against a
+   * closed port, its error path. Returns the first one's exit code.
+   */
+  static int clusterCommands(CliEnvironment env, Path dir) throws IOException {
+    HttpServer api =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    api.createContext(
+        "/",
+        exchange -> {
+          byte[] body = BACKUP_LIST.getBytes(StandardCharsets.UTF_8);
+          exchange.getResponseHeaders().set("Content-Type", "application/json");
+          exchange.sendResponseHeaders(200, body.length);
+          try (OutputStream out = exchange.getResponseBody()) {
+            out.write(body);
+          }
+        });
+    api.start();
     try {
-      Files.writeString(
-          kubeconfig,
-          """
-          apiVersion: v1
-          kind: Config
-          clusters: [{name: c, cluster: {server: 'https://127.0.0.1:1'}}]
-          users: [{name: u, user: {token: training}}]
-          contexts: [{name: c, context: {cluster: c, user: u}}]
-          current-context: c
-          """);
-      Main.run(env(), "backup", "get", "--kubeconfig", kubeconfig.toString()); // port 1: fails
+      int code = backupGet(env, dir, "http://127.0.0.1:" + api.getAddress().getPort());
+      backupGet(env, dir, "https://127.0.0.1:1"); // fails: nothing listens there
+      return code;
     } finally {
-      Files.deleteIfExists(kubeconfig);
+      api.stop(0);
     }
   }
+
+  private static int backupGet(CliEnvironment env, Path dir, String server) throws IOException {
+    Path kubeconfig = dir.resolve("kubeconfig");
+    Files.writeString(
+        kubeconfig,
+        """
+        apiVersion: v1
+        kind: Config
+        clusters: [{name: c, cluster: {server: '%s'}}]
+        users: [{name: u, user: {token: training}}]
+        contexts: [{name: c, context: {cluster: c, user: u}}]
+        current-context: c
+        """
+            .formatted(server));
+    return Main.run(env, "backup", "get", "--kubeconfig", kubeconfig.toString());
+  }
+
+  private static final String BACKUP_LIST =
+      """
+      {"apiVersion": "stele.dev/v1alpha1", "kind": "BackupList", "metadata": {},
+       "items": [{"apiVersion": "stele.dev/v1alpha1", "kind": "Backup",
+         "metadata": {"name": "training", "namespace": "stele",
+           "creationTimestamp": "2026-01-01T00:00:00Z"},
+         "spec": {}, "status": {"phase": "Completed"}}]}
+      """;
 
   /**
    * The commands a user runs on an S3 repository, against an imitation of a lock bucket on

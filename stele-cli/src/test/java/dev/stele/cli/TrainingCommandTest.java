@@ -10,9 +10,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The S3 archive is trained on the S3 commands run against {@link LockBucketImitation}: if the
- * store asks something the imitation cannot answer, a command fails here, instead of the build
- * quietly recording fewer classes and every S3 command starting slower.
+ * The S3 archive is trained on the S3 commands run against {@link LockBucketImitation}, the cluster
+ * archive on {@code backup get} against an imitation of an API server: if a client asks something
+ * an imitation cannot answer, a command fails here, instead of the build quietly recording fewer
+ * classes and every such command starting slower.
  */
 class TrainingCommandTest {
   @TempDir Path tmp;
@@ -32,5 +33,17 @@ class TrainingCommandTest {
         .contains("2 snapshots")
         .contains("restored 278 files")
         .contains("no problems found");
+  }
+
+  @Test
+  void backupGetTrainedOnListsTheImitationsBackup() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    CliEnvironment env = new CliEnvironment(name -> null, out, err, null, Clock.systemUTC());
+
+    int code = TrainingCommand.clusterCommands(env, tmp);
+
+    assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("training +Completed");
   }
 }
