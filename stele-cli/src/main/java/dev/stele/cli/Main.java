@@ -223,7 +223,7 @@ public final class Main implements Callable<Integer> {
    * <p>A class, not three lambdas, and the loops in {@link #commandLine} are loops, not method
    * references, for start-up: a lambda typed by a picocli interface makes the JDK 17 archive dump
    * link picocli's classes (Java 5's class-file format), and the dump then leaves them out of the
-   * class-data-sharing archive, {@code CommandLine} among them ({@code ClassDataSharingIT}).
+   * class-data-sharing archive, {@code CommandLine} among them ({@code ShortClassPathIT}).
    */
   private record Handlers(Preparation preparation, CliEnvironment env, boolean debug)
       implements CommandLine.IExecutionStrategy,

@@ -94,7 +94,7 @@ final class TrainingCommand extends SteleCommand {
   /**
    * {@code backup get} against an imitation of an API server on loopback that lists one Backup,
    * which takes the Kubernetes client through its whole request and response path (without one, the
-   * JDK's HTTP client came from the module image at each start, some 150 classes), then against a
+   * JDK's HTTP client came from the module image at each start, some 180 classes), then against a
    * closed port, its error path. Returns the first one's exit code.
    */
   static int clusterCommands(CliEnvironment env, Path dir) throws IOException {
