@@ -17,18 +17,16 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class TrainingCommandTest {
   @TempDir Path tmp;
+  final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  final ByteArrayOutputStream err = new ByteArrayOutputStream();
+  final CliEnvironment env = new CliEnvironment(name -> null, out, err, null, Clock.systemUTC());
 
   @Test
   void everyS3CommandTrainedOnSucceedsAgainstTheImitation() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    CliEnvironment env = new CliEnvironment(name -> null, out, err, null, Clock.systemUTC());
-
     int code = TrainingCommand.s3Commands(env, tmp);
 
-    String said = out.toString(StandardCharsets.UTF_8);
     assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
-    assertThat(said)
+    assertThat(out.toString(StandardCharsets.UTF_8))
         .contains("object lock on")
         .contains("2 snapshots")
         .contains("restored 278 files")
@@ -37,10 +35,6 @@ class TrainingCommandTest {
 
   @Test
   void backupGetTrainedOnListsTheImitationsBackup() throws Exception {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    CliEnvironment env = new CliEnvironment(name -> null, out, err, null, Clock.systemUTC());
-
     int code = TrainingCommand.clusterCommands(env, tmp);
 
     assertThat(code).as(err.toString(StandardCharsets.UTF_8)).isZero();
