@@ -95,8 +95,8 @@ final class KubeConfigs {
     io.fabric8.kubernetes.api.model.Config parsed;
     try {
       parsed =
-          KUBECONFIG.unmarshal(
-              Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
+          new KubernetesSerialization(new ObjectMapper(), false)
+              .unmarshal(Files.readString(file), io.fabric8.kubernetes.api.model.Config.class);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
@@ -113,9 +113,6 @@ final class KubeConfigs {
     KubeConfigUtils.merge(config, context, parsed);
     return new Found(config, source);
   }
-
-  private static final KubernetesSerialization KUBECONFIG =
-      new KubernetesSerialization(new ObjectMapper(), false);
 
   // The keys under which fabric8's KubeConfigUtils.parseConfig records each entry's file.
   private static final String CONTEXT_FILE = "KUBERNETES_CONFIG_CONTEXT_FILE_KEY";
