@@ -24,6 +24,16 @@ final class Compression {
    */
   private static final int WINDOW_LOG = 20;
 
+  /**
+   * At the default level, 3, zstd's double-fast search keeps a table of 8-byte matches (hash log
+   * 17, 512 KiB) and one of 5-byte matches (its "chain log", 16: 256 KiB), which with the window
+   * outgrow a core's cache. A 64 KiB table of short matches (log 14) took 14-17% of zstd's time on
+   * the benchmark set's programs and documents for 0.14% more stored bytes in a whole backup (0.05%
+   * on the Linux tree, whose files are small enough that zstd shrinks its tables itself);
+   * docs/performance.md, twenty-second round. Other levels keep zstd's own tables.
+   */
+  private static final int LEVEL_3_CHAIN_LOG = 14;
+
   // A zstd context allocates megabytes of tables; one per thread, reused, instead of one per call.
   // Its window is set once: a frame's end keeps the parameters, the level is set per call.
   private static final ThreadLocal<ZstdCompressCtx> COMPRESSORS =
@@ -76,6 +86,7 @@ final class Compression {
     if (level > 0 && len >= 64) {
       ZstdCompressCtx ctx = COMPRESSORS.get();
       ctx.setLevel(level);
+      ctx.setChainLog(level == 3 ? LEVEL_3_CHAIN_LOG : 0); // 0: the level's own
       int n = NATIVE.get().compress(ctx, data, off, len, out, outOff + 1);
       if (n < len) {
         out[outOff] = ZSTD;

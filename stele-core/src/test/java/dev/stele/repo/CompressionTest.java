@@ -1,7 +1,9 @@
 package dev.stele.repo;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.luben.zstd.ZstdCompressCtx;
 import java.util.Arrays;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -57,6 +59,46 @@ class CompressionTest {
     }
   }
 
+  @Test
+  void levelThreeSearchesASmallerTableOfShortMatchesAndOtherLevelsKeepTheirOwn() throws Exception {
+    int len = 100 << 10; // one slice, so the frame is what one call of zstd makes of it
+    byte[] data = words(len);
+    byte[][] frames = new byte[3][];
+    // a thread of its own, so that its zstd context starts as a new one does
+    Thread thread =
+        new Thread(
+            () -> {
+              int i = 0;
+              for (int level : new int[] {4, 3, 4}) {
+                Compression.Framed f = Compression.frame(data, 0, len, level);
+                frames[i++] = Arrays.copyOfRange(f.bytes(), 1, f.length());
+              }
+            });
+    thread.start();
+    thread.join();
+
+    assertThat(Arrays.equals(frames[1], zstd(data, 3, 14)))
+        .as("level 3, short-match log 14")
+        .isTrue();
+    assertThat(Arrays.equals(frames[1], zstd(data, 3, 0))).as("level 3, zstd's own").isFalse();
+    // level 4, the next of zstd's double-fast levels, whose short-match table is larger still
+    assertThat(Arrays.equals(frames[0], zstd(data, 4, 0))).as("level 4").isTrue();
+    assertThat(Arrays.equals(frames[2], frames[0])).as("level 4 after level 3").isTrue();
+  }
+
+  /**
+   * {@code data} compressed in one call, with a 1 MiB window and the given chain log (0: the
+   * level's).
+   */
+  private static byte[] zstd(byte[] data, int level, int chainLog) {
+    try (ZstdCompressCtx ctx = new ZstdCompressCtx()) {
+      ctx.setWindowLog(20);
+      ctx.setChainLog(chainLog);
+      ctx.setLevel(level);
+      return ctx.compress(data);
+    }
+  }
+
   /**
    * The window a zstd frame (after the one-byte flag) asks a decoder for, from its header: the
    * descriptor byte after the magic, then, without the single-segment flag, the window byte.
@@ -67,6 +109,28 @@ class CompressionTest {
     int window = framed[6] & 0xFF;
     long base = 1L << (10 + (window >>> 3));
     return base + (base / 8) * (window & 7);
+  }
+
+  /** Words of a vocabulary of thousands, some far more common than others, as text has them. */
+  private static byte[] words(int len) {
+    Random r = new Random(len);
+    String[] vocabulary = new String[4000];
+    for (int i = 0; i < vocabulary.length; i++) {
+      StringBuilder word = new StringBuilder();
+      for (int n = 3 + r.nextInt(8); n > 0; n--) {
+        word.append((char) ('a' + r.nextInt(26)));
+      }
+      vocabulary[i] = word.append(' ').toString();
+    }
+    byte[] b = new byte[len];
+    for (int at = 0; at < len; ) {
+      byte[] word =
+          vocabulary[(int) Math.abs(r.nextGaussian() * 600) % vocabulary.length].getBytes(UTF_8);
+      int n = Math.min(word.length, len - at);
+      System.arraycopy(word, 0, b, at, n);
+      at += n;
+    }
+    return b;
   }
 
   private static byte[] text(int len) {
