@@ -53,8 +53,39 @@ final class ChunkTable {
   }
 
   /** Stores an entry of the pack with ordinal {@code pack}; returns its ordinal. Writer only. */
-  @SuppressWarnings("EnumOrdinal") // this process's memory, never stored
   int append(PackEntry e, int pack) {
+    int ordinal = next(pack);
+    Page page = pages[ordinal >>> PAGE_BITS];
+    int at = ordinal & (PAGE - 1);
+    e.id().writeTo(page.ids, at * Id.BYTES);
+    set(page, at, pack, e.type(), e.offset(), e.length(), e.rawLength());
+    return ordinal;
+  }
+
+  /**
+   * {@link #append} of the entry that {@code encoded} holds from {@code off} in an index blob's
+   * layout ({@link IndexCodec}), checked, without making its objects. Writer only.
+   */
+  int append(byte[] encoded, int off, int pack) {
+    int ordinal = next(pack);
+    Page page = pages[ordinal >>> PAGE_BITS];
+    int at = ordinal & (PAGE - 1);
+    System.arraycopy(encoded, off, page.ids, at * Id.BYTES, Id.BYTES);
+    int i = off + Id.BYTES;
+    ChunkType type = ChunkType.of(encoded[i]);
+    set(page, at, pack, type, intAt(encoded, i + 1), intAt(encoded, i + 5), intAt(encoded, i + 9));
+    return ordinal;
+  }
+
+  /** Makes room for {@code more} entries with distinct ids beyond those held. Writer only. */
+  void reserve(int more) {
+    while ((distinct + (long) more) * 4 > slots.length * 3L && slots.length < MAX_SLOTS) {
+      grow();
+    }
+  }
+
+  /** The ordinal of the next entry, its page made. */
+  private int next(int pack) {
     if (pack < 0 || pack >= MAX_PACKS) {
       throw new IllegalStateException("more packs than an index can hold in memory: " + pack);
     }
@@ -68,16 +99,25 @@ final class ChunkTable {
       p[p.length - 1] = new Page();
       pages = p;
     }
-    Page page = p[ordinal >>> PAGE_BITS];
-    int at = ordinal & (PAGE - 1);
-    e.id().writeTo(page.ids, at * Id.BYTES);
-    int f = at * FIELDS;
-    page.fields[f] = pack << TYPE_BITS | e.type().ordinal();
-    page.fields[f + 1] = e.offset();
-    page.fields[f + 2] = e.length();
-    page.fields[f + 3] = e.rawLength();
     size = ordinal + 1;
     return ordinal;
+  }
+
+  private static int intAt(byte[] b, int i) {
+    return (b[i] & 0xff) << 24
+        | (b[i + 1] & 0xff) << 16
+        | (b[i + 2] & 0xff) << 8
+        | (b[i + 3] & 0xff);
+  }
+
+  @SuppressWarnings("EnumOrdinal") // this process's memory, never stored
+  private static void set(
+      Page page, int at, int pack, ChunkType type, int offset, int length, int rawLength) {
+    int f = at * FIELDS;
+    page.fields[f] = pack << TYPE_BITS | type.ordinal();
+    page.fields[f + 1] = offset;
+    page.fields[f + 2] = length;
+    page.fields[f + 3] = rawLength;
   }
 
   /**

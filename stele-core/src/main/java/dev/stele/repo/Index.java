@@ -78,13 +78,24 @@ public final class Index {
       boolean packMarked = marked.contains(pack);
       IntPredicate replaces = held -> !packMarked && outgoing(names[table.pack(held)]);
       int first = table.size();
-      for (PackEntry e : entries) {
-        table.append(e, ordinal);
+      if (entries instanceof IndexCodec.Encoded encoded) {
+        encoded.appendTo(table, ordinal);
+      } else {
+        for (PackEntry e : entries) {
+          table.append(e, ordinal);
+        }
       }
       packs.put(pack, new Run(ordinal, first, entries.size()));
       for (int entry = first; entry < first + entries.size(); entry++) {
         table.put(entry, replaces);
       }
+    }
+  }
+
+  /** Makes room for {@code entries} more entries, so that adding them does not regrow the table. */
+  void reserve(int entries) {
+    synchronized (writeLock) {
+      table.reserve(entries);
     }
   }
 

@@ -110,7 +110,7 @@ final class IndexCodec {
    * A pack's entries as the payload encodes them, checked, each decoded when asked for: a loaded
    * index holds its own copy, so the decoded payload need not stay alive as objects.
    */
-  private static final class Encoded extends AbstractList<PackEntry> implements RandomAccess {
+  static final class Encoded extends AbstractList<PackEntry> implements RandomAccess {
     private final byte[] payload;
     private final int first;
     private final int count;
@@ -130,6 +130,13 @@ final class IndexCodec {
     @Override
     public int size() {
       return count;
+    }
+
+    /** Appends every entry to {@code table} as of pack {@code pack}, making no objects. */
+    void appendTo(ChunkTable table, int pack) {
+      for (int i = 0, at = first; i < count; i++, at += PackEntry.ENCODED_BYTES) {
+        table.append(payload, at, pack);
+      }
     }
   }
 

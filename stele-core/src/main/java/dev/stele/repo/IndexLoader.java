@@ -43,11 +43,16 @@ final class IndexLoader {
     superseded.removeAll(live);
     contents.keySet().retainAll(live);
     Index index = new Index(live, superseded, damaged, marked);
+    index.reserve(contents.values().stream().mapToInt(IndexLoader::entries).sum());
     for (Id id : live) {
       // each payload let go once its packs are in the index: the load's peak stays near the index
       contents.remove(id).packs().forEach(index::add);
     }
     return index;
+  }
+
+  private static int entries(IndexCodec.Contents c) {
+    return c.packs().values().stream().mapToInt(List::size).sum();
   }
 
   /** Reads every index blob into {@code contents}, naming those that fail in {@code damaged}. */

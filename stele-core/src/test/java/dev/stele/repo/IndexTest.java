@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -59,6 +60,39 @@ class IndexTest {
         assertThat(expected.get(e.id())).isEqualTo(new Location(pack.getKey(), e));
       }
     }
+  }
+
+  @Test
+  void entriesAddedStraightFromAnIndexPayloadAreFoundAsEncoded() throws Exception {
+    Map<String, List<PackEntry>> packs = new LinkedHashMap<>();
+    int total = 0;
+    for (int p = 0; p < 300; p++) {
+      List<PackEntry> entries = new ArrayList<>();
+      for (int i = 0; i < 1 + p % 7; i++, total++) {
+        // values that fill all four bytes of each field, high bits included
+        int n = 1_000_003 * (total + 1);
+        int offset = 8 + (n & 0x3fff_ffff);
+        entries.add(
+            new PackEntry(
+                id(),
+                total % 2 == 0 ? ChunkType.DATA : ChunkType.TREE,
+                offset,
+                60 + total,
+                n >>> 1));
+      }
+      packs.put(pack(p), entries);
+    }
+    IndexCodec.Contents decoded = IndexCodec.decode("index/t", IndexCodec.encode(List.of(), packs));
+    Index index = index(Set.of());
+
+    index.reserve(total);
+    decoded.packs().forEach(index::add);
+
+    assertThat(index.chunkCount()).isEqualTo(total);
+    packs.forEach(
+        (pack, entries) ->
+            entries.forEach(e -> assertThat(index.find(e.id())).isEqualTo(new Location(pack, e))));
+    assertThat(index.packs()).isEqualTo(packs);
   }
 
   @Test
