@@ -397,11 +397,16 @@ start_api_server() {
     return 1
 }
 
+# index_figures RUN LOG: the "key value" lines of a stele bench open, to index.tsv.
+index_figures() {
+    awk -v r="$1" 'NF == 2 {print r "\t" $1 "\t" $2}' "$2" >>"$W/index.tsv"
+}
+
 # fixed_cost: a repository of the dataset with BENCH_FIXED_SNAPSHOTS snapshots per tool (the
 # dataset once, then one small file changed before each further backup; Stele's through one JVM,
 # which writes the same snapshots as snapshot create, only faster), then each small command
 # BENCH_FIXED_RUNS times, tools alternating. Lines go to fixed.tsv: run tool command wall user sys
-# maxrss_kib status, and stele bench open's figures to index.tsv.
+# maxrss_kib status, and stele bench open's figures to index.tsv (the heap's from one more run).
 fixed_cost() {
     local n=$BENCH_FIXED_SNAPSHOTS t i c
     local change="$W/src/.bench-fixed-change"
@@ -448,7 +453,7 @@ fixed_cost() {
                 if timed "$out" ${cmd[$t:$c]}; then
                     read -r wall user sys rss < <(tail -n 1 "$out.time")
                     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\tok\n' "$i" "$t" "$c" "$wall" "$user" "$sys" "$rss" >>"$FIXED"
-                    [[ $t:$c == stele:open ]] && awk -v r="$i" 'NF == 2 {print r "\t" $1 "\t" $2}' "$out" >>"$W/index.tsv"
+                    [[ $t:$c == stele:open ]] && index_figures "$i" "$out"
                 else
                     printf '%s\t%s\t%s\t\t\t\t\tfailed\n' "$i" "$t" "$c" >>"$FIXED"
                     warn "$t $c failed on the fixed-cost repository; log: $out"
@@ -456,6 +461,13 @@ fixed_cost() {
             done
         done
     done
+    # The index's heap, measured apart: its two full collections are not part of an open's time.
+    if [[ " ${tools[*]} " == *" stele "* ]]; then
+        local out="$W/logs/fixed-stele-open-heap.log"
+        # shellcheck disable=SC2086 # the paths in cmd have no spaces (checked at start)
+        ${cmd[stele:open]} --heap >"$out" 2>&1 && index_figures heap "$out" \
+            || warn "stele bench open --heap failed; log: $out"
+    fi
     exec 9>&- # the API server, if started, sees its input close and stops
     rm -rf "$W/fixed-stele" "$W/fixed-restic" "$W/cache-restic-fixed"
 }
