@@ -27,7 +27,7 @@ final class Compression {
   /**
    * At the default level, 3, zstd's double-fast search keeps a table of 8-byte matches (hash log
    * 17, 512 KiB) and one of 5-byte matches (its "chain log", 16: 256 KiB), which with the window
-   * outgrow a core's cache. A 64 KiB table of short matches (log 14) took 14-17% of zstd's time on
+   * outgrow a core's cache. A 64 KiB table of short matches (log 14) took 12-17% of zstd's time on
    * the benchmark set's programs and documents for 0.14% more stored bytes in a whole backup (0.05%
    * on the Linux tree, whose files are small enough that zstd shrinks its tables itself);
    * docs/performance.md, twenty-second round. Other levels keep zstd's own tables.
