@@ -69,7 +69,7 @@ class IndexTest {
     for (int p = 0; p < 300; p++) {
       List<PackEntry> entries = new ArrayList<>();
       for (int i = 0; i < 1 + p % 7; i++, total++) {
-        // values that fill all four bytes of each field, high bits included
+        // offsets and raw lengths that fill all four bytes, high bits included
         int n = 1_000_003 * (total + 1);
         int offset = 8 + (n & 0x3fff_ffff);
         entries.add(
