@@ -7,6 +7,7 @@
 open module dev.stele.k8s.api {
   requires static transitive org.jspecify; // @Nullable in exported signatures
   requires transitive com.fasterxml.jackson.annotation;
+  requires transitive com.fasterxml.jackson.databind; // JsonPaths' signature
   requires transitive kubernetes.client.api;
   requires transitive kubernetes.model.common;
   requires transitive kubernetes.model.core;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.stele.cli.CliEnvironment;
 import dev.stele.cli.CliException;
 import dev.stele.cli.ExitCode;
+import dev.stele.k8s.api.JsonPaths;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.internal.KubeConfigUtils;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
@@ -135,14 +136,7 @@ final class KubeConfigs {
             + yaml.getProblemMark().map(m -> " (line " + (m.getLine() + 1) + ")").orElse("");
       }
       if (t instanceof JsonMappingException json) {
-        StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference r : json.getPath()) {
-          if (r.getFieldName() != null) {
-            path.append(path.isEmpty() ? "" : ".").append(r.getFieldName());
-          } else {
-            path.append('[').append(r.getIndex()).append(']');
-          }
-        }
+        String path = JsonPaths.of(json);
         return path.isEmpty()
             ? "it is not a mapping of clusters, contexts and users"
             : "unexpected value at " + path;

@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.stele.k8s.api.JsonPaths;
 import dev.stele.k8s.api.LabelSelectors;
 import io.fabric8.kubernetes.api.model.LabelSelector;
 import java.util.ArrayList;
@@ -321,14 +322,7 @@ final class ModifierRules {
 
   /** {@code resourceModifierRules[0].conditions: } from where Jackson stopped. */
   private static String where(JsonMappingException e) {
-    StringBuilder at = new StringBuilder();
-    for (JsonMappingException.Reference r : e.getPath()) {
-      if (r.getFieldName() != null) {
-        at.append(at.isEmpty() ? "" : ".").append(r.getFieldName());
-      } else if (r.getIndex() >= 0) {
-        at.append('[').append(r.getIndex()).append(']');
-      }
-    }
+    String at = JsonPaths.of(e);
     return at.isEmpty() ? "" : at + ": ";
   }
 }
